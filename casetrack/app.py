@@ -1,0 +1,175 @@
+"""The application core shared by the CLI (and, later, the daemon and MCP tools).
+
+Owns the registry, opens case stores, holds the encoder once per process, and runs the
+operations users ask for. Built from `Settings` at the entry point; no globals.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from casetrack.config import Settings
+from casetrack.domain import SearchResponse
+from casetrack.errors import CaseTrackError, ModelNotFoundError
+from casetrack.ingest.pipeline import FileResult, Ingestor, Progress
+from casetrack.store.case_store import CaseStore
+from casetrack.store.registry import CaseRecord, CaseRegistry, CaseStatus
+
+log = logging.getLogger(__name__)
+
+FileCallback = Callable[[int, int, Path], None]
+
+
+class CaseTrack:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        self.registry = CaseRegistry(settings.registry_path, settings.cases_dir)
+        self._encoders: dict[str, Any] = {}
+
+    def close(self) -> None:
+        self.registry.close()
+
+    # -- models -------------------------------------------------------------------------------
+
+    def encoder(self, language: str) -> Any:
+        """The primary dense model (E1) for a case language, loaded once per process."""
+        from casetrack.embed.catalog import find_model
+        from casetrack.embed.dense import DenseEncoder
+
+        spec = find_model(self.settings.models_dir, "dense", language=language)
+        key = str(spec.path)
+        if key not in self._encoders:
+            log.info("loading dense model %s", spec.name)
+            self._encoders[key] = DenseEncoder(spec)
+        return self._encoders[key]
+
+    # -- cases --------------------------------------------------------------------------------
+
+    def create_case(self, name: str, case_type: str = "other", language: str = "en") -> CaseRecord:
+        return self.registry.create(name, case_type, language)
+
+    def open_case(self, name_or_id: str) -> CaseStore:
+        """Open a case for reading; finishes an interrupted write if no writer is running."""
+        record = self.registry.get(name_or_id)
+        store = CaseStore(record, self.registry.case_dir(record.id))
+        if store.needs_recovery() and store.lock.try_acquire():
+            try:
+                store.recover()
+            finally:
+                store.lock.release()
+        return store
+
+    @contextmanager
+    def writing(self, name_or_id: str, wait: float = 0.0) -> Iterator[CaseStore]:
+        """Open a case as its single writer: lock, recover, yield, release."""
+        store = self.open_case(name_or_id)
+        try:
+            if store.record.status != CaseStatus.ACTIVE:
+                raise CaseTrackError(
+                    f"Case '{store.record.name}' is {store.record.status.value} (read-only).",
+                    f'Reopen it first: casetrack case reopen "{store.record.name}"',
+                )
+            store.lock.acquire(timeout=wait)
+            store.recover()
+            yield store
+            self.registry.touch(store.record.id)
+        finally:
+            store.close()
+
+    def delete_case(self, name_or_id: str) -> CaseRecord:
+        with self.writing_any_status(name_or_id) as store:
+            record = store.record
+        self.registry.delete(record.id)
+        return record
+
+    @contextmanager
+    def writing_any_status(self, name_or_id: str) -> Iterator[CaseStore]:
+        store = self.open_case(name_or_id)
+        try:
+            store.lock.acquire()
+            yield store
+        finally:
+            store.close()
+
+    def set_status(self, name_or_id: str, status: CaseStatus) -> CaseRecord:
+        record = self.registry.get(name_or_id)
+        self.registry.set_status(record.id, status)
+        return self.registry.get(record.id)
+
+    def case_summary(self, name_or_id: str) -> dict[str, Any]:
+        store = self.open_case(name_or_id)
+        try:
+            docs = store.documents()
+            pending = [e.name for e in store.journal.unfinished()]
+            info = store.case_info()
+            return {
+                **store.record.to_json(),
+                "directory": str(store.dir),
+                "embedding_model": info.get("embedding_model"),
+                "document_count": len(docs),
+                "page_count": sum(int(e.meta.get("page_count") or 0) for e in docs),
+                "chunk_count": sum(e.expected_chunks for e in docs),
+                "in_progress": pending,
+                "documents": [
+                    {
+                        "document_id": e.doc_id,
+                        "name": e.name,
+                        "file_type": e.meta.get("file_type"),
+                        "pages": e.meta.get("page_count"),
+                        "chunks": e.expected_chunks,
+                        "needs_ocr_pages": e.meta.get("needs_ocr_pages") or [],
+                        "source_path": e.source_path,
+                        "sha256": e.sha256,
+                    }
+                    for e in docs
+                ],
+            }
+        finally:
+            store.close()
+
+    # -- ingest and search --------------------------------------------------------------------
+
+    def ingest(
+        self,
+        case: str,
+        paths: Sequence[Path],
+        force: bool = False,
+        password: str | None = None,
+        on_file: FileCallback | None = None,
+        progress: Progress | None = None,
+    ) -> list[FileResult]:
+        with self.writing(case) as store:
+            ingestor = Ingestor(store, self.encoder(store.record.language))
+            results: list[FileResult] = []
+            for i, path in enumerate(paths):
+                if on_file:
+                    on_file(i, len(paths), path)
+                kwargs = {"progress": progress} if progress else {}
+                result = ingestor.ingest_file(path, force=force, password=password, **kwargs)
+                log.info("%s: %s", path.name, result.status)
+                results.append(result)
+            return results
+
+    def search(
+        self, case: str, query: str, top_k: int = 10, documents: list[str] | None = None, offset: int = 0
+    ) -> SearchResponse:
+        from casetrack.search.hybrid import search
+
+        store = self.open_case(case)
+        try:
+            encoder, missing = None, None
+            try:
+                encoder = self.encoder(store.record.language)
+            except ModelNotFoundError as e:
+                missing = str(e)
+            response = search(store, encoder, query, top_k, documents, offset)
+            if missing:
+                response.warnings.append(missing)
+            return response
+        finally:
+            store.close()

@@ -1,0 +1,132 @@
+"""`casetrack case ...`: create, list, info, close/reopen/archive, delete."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+import click
+
+from casetrack.cli.main import get_app
+from casetrack.errors import CaseTrackError
+from casetrack.store.registry import CASE_TYPES, LANGUAGES, CaseStatus
+
+
+def _when(ts: float) -> str:
+    return datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M")
+
+
+@click.group()
+def case() -> None:
+    """Create and manage cases (one isolated store per matter)."""
+
+
+@case.command("create")
+@click.argument("name")
+@click.option("--type", "case_type", type=click.Choice(CASE_TYPES), default="other", show_default=True)
+@click.option(
+    "--language",
+    type=click.Choice(LANGUAGES),
+    default="en",
+    show_default=True,
+    help="Main language of the documents (pt: Portuguese stemming and the multilingual model).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the case as JSON.")
+@click.pass_context
+def create(ctx: click.Context, name: str, case_type: str, language: str, as_json: bool) -> None:
+    """Create a case named NAME."""
+    record = get_app(ctx).create_case(name, case_type, language)
+    if as_json:
+        click.echo(json.dumps(record.to_json()))
+        return
+    click.echo(f"Created case '{record.name}' (id {record.id}, {record.case_type}, {record.language}).")
+    click.echo(f'Next: casetrack ingest-folder --case "{record.name}" FOLDER')
+
+
+@case.command("list")
+@click.option("--all", "show_all", is_flag=True, help="Include archived cases.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+@click.pass_context
+def list_cases(ctx: click.Context, show_all: bool, as_json: bool) -> None:
+    """List cases, most recently used first."""
+    records = get_app(ctx).registry.list(include_archived=show_all or as_json)
+    if as_json:
+        click.echo(json.dumps([r.to_json() for r in records]))
+        return
+    if not records:
+        click.echo('No cases yet. Create one: casetrack case create "Smith v. Jones"')
+        return
+    width = max(len(r.name) for r in records)
+    for r in records:
+        click.echo(f"{r.name:<{width}}  {r.id}  {r.status.value:<8}  {r.language}  {r.case_type:<12}  {_when(r.updated_at)}")
+
+
+@case.command("info")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def info(ctx: click.Context, name: str, as_json: bool) -> None:
+    """Show a case: documents, pages, chunks, pages that need OCR."""
+    summary = get_app(ctx).case_summary(name)
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    click.echo(f"{summary['name']}  (id {summary['id']}, {summary['status']}, {summary['type']}, {summary['language']})")
+    click.echo(
+        f"{summary['document_count']} documents, {summary['page_count']} pages, {summary['chunk_count']} chunks"
+    )
+    click.echo(f"Stored in {summary['directory']}")
+    if summary["embedding_model"]:
+        click.echo(f"Embedding model: {summary['embedding_model']}")
+    if summary["in_progress"]:
+        click.echo(f"Being ingested now: {', '.join(summary['in_progress'])}")
+    for doc in summary["documents"]:
+        pages = f"{doc['pages']} pp., " if doc["pages"] else ""
+        ocr = f", needs OCR: p. {', '.join(map(str, doc['needs_ocr_pages']))}" if doc["needs_ocr_pages"] else ""
+        click.echo(f"  {doc['name']}  ({pages}{doc['chunks']} chunks{ocr})")
+
+
+def _set_status(ctx: click.Context, name: str, status: CaseStatus) -> None:
+    record = get_app(ctx).set_status(name, status)
+    click.echo(f"Case '{record.name}' is now {record.status.value}.")
+
+
+@case.command("close")
+@click.argument("name")
+@click.pass_context
+def close(ctx: click.Context, name: str) -> None:
+    """Mark a case closed (read-only; still searchable)."""
+    _set_status(ctx, name, CaseStatus.CLOSED)
+
+
+@case.command("reopen")
+@click.argument("name")
+@click.pass_context
+def reopen(ctx: click.Context, name: str) -> None:
+    """Make a closed or archived case active again."""
+    _set_status(ctx, name, CaseStatus.ACTIVE)
+
+
+@case.command("archive")
+@click.argument("name")
+@click.pass_context
+def archive(ctx: click.Context, name: str) -> None:
+    """Archive a case (read-only, hidden from the default list)."""
+    _set_status(ctx, name, CaseStatus.ARCHIVED)
+
+
+@case.command("delete")
+@click.argument("name")
+@click.option("--yes", is_flag=True, help="Confirm: delete the case and all its data for good.")
+@click.pass_context
+def delete(ctx: click.Context, name: str, yes: bool) -> None:
+    """Delete a case and everything stored for it (original files are not touched)."""
+    app = get_app(ctx)
+    record = app.registry.get(name)
+    if not yes:
+        raise CaseTrackError(
+            f"Deleting '{record.name}' removes its index and all its chunks for good.",
+            f'Confirm with: casetrack case delete "{record.name}" --yes',
+        )
+    app.delete_case(record.id)
+    click.echo(f"Deleted case '{record.name}'. Your original files were not touched.")

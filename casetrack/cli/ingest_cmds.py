@@ -1,0 +1,136 @@
+"""`casetrack ingest` and `casetrack ingest-folder`: batch loads with a per-file report."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import click
+
+from casetrack.cli.main import EXIT_PARTIAL, get_app
+from casetrack.ingest.files import discover_files
+from casetrack.ingest.pipeline import FileResult
+
+
+class _Bar:
+    """A progress bar on stderr when it is a terminal; silent otherwise (scripts, CI, --json)."""
+
+    def __init__(self, total: int) -> None:
+        self.enabled = sys.stderr.isatty()
+        self._bar: Any = None
+        if self.enabled:
+            self._bar = click.progressbar(length=total, label="Ingesting", file=sys.stderr, show_pos=True,
+                                          item_show_func=lambda s: s)
+            self._bar.__enter__()
+        self._name = ""
+
+    def on_file(self, index: int, total: int, path: Path) -> None:
+        self._name = path.name
+        if self._bar is not None:
+            if index:
+                self._bar.update(1)
+            self._bar.current_item = path.name[:40]
+            self._bar.render_progress()
+
+    def on_stage(self, stage: str, done: int, total: int) -> None:
+        if self._bar is not None and stage == "embed" and total:
+            self._bar.current_item = f"{self._name[:32]} ({stage} {done}/{total})"
+            self._bar.render_progress()
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.update(1)
+            self._bar.__exit__(None, None, None)
+
+
+def _summary(results: list[FileResult]) -> dict[str, Any]:
+    counts = Counter(r.status for r in results)
+    return {
+        "files": len(results),
+        "ingested": counts["ingested"],
+        "replaced": counts["replaced"],
+        "duplicates": counts["duplicate"],
+        "needs_ocr": counts["needs_ocr"],
+        "errors": counts["error"],
+        "pages": sum(r.pages for r in results if r.status in ("ingested", "replaced")),
+        "chunks": sum(r.chunks for r in results),
+        "needs_ocr_pages": sum(len(r.needs_ocr_pages) for r in results if r.ok),
+        "seconds": round(sum(r.seconds for r in results), 2),
+    }
+
+
+def _line(r: FileResult) -> str:
+    if r.status in ("ingested", "replaced"):
+        pages = f"{r.pages} pages, " if r.pages else ""
+        ocr = f", {len(r.needs_ocr_pages)} pages need OCR (p. {', '.join(map(str, r.needs_ocr_pages[:10]))})" if r.needs_ocr_pages else ""
+        verb = "ingested" if r.status == "ingested" else "replaced (changed file)"
+        return f"  OK   {r.name}: {verb}, {pages}{r.chunks} chunks{ocr} ({r.seconds:.1f}s)"
+    if r.status == "duplicate":
+        return f"  DUP  {r.name}: already ingested as '{r.duplicate_of}' (use --force to re-ingest)"
+    tag = "OCR " if r.status == "needs_ocr" else "FAIL"
+    hint = f" {r.hint}" if r.hint else ""
+    return f"  {tag} {r.name}: {r.error}{hint}"
+
+
+def _report(case: str, results: list[FileResult], as_json: bool) -> None:
+    summary = _summary(results)
+    if as_json:
+        click.echo(json.dumps({"case": case, "summary": summary, "files": [r.to_json() for r in results]}))
+    else:
+        for r in results:
+            click.echo(_line(r))
+        click.echo(
+            f"{summary['files']} files: {summary['ingested'] + summary['replaced']} ingested, "
+            f"{summary['duplicates']} duplicates, {summary['needs_ocr']} need OCR, {summary['errors']} failed; "
+            f"{summary['pages']} pages, {summary['chunks']} chunks."
+        )
+    if summary["errors"] or summary["needs_ocr"]:
+        sys.exit(EXIT_PARTIAL)
+
+
+def _run(ctx: click.Context, case: str, paths: list[Path], force: bool, password: str | None, as_json: bool) -> None:
+    app = get_app(ctx)
+    bar = _Bar(len(paths))
+    try:
+        results = app.ingest(case, paths, force=force, password=password, on_file=bar.on_file, progress=bar.on_stage)
+    finally:
+        bar.close()
+    _report(app.registry.get(case).name, results, as_json)
+
+
+_case_option = click.option("--case", "case", required=True, help="Case name or id.")
+_force_option = click.option("--force", is_flag=True, help="Re-ingest files that are already in the case.")
+_json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON report on stdout.")
+
+
+@click.command("ingest")
+@_case_option
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@_force_option
+@click.option("--password", default=None, help="Password for encrypted PDFs.")
+@_json_option
+@click.pass_context
+def ingest(ctx: click.Context, case: str, paths: tuple[Path, ...], force: bool, password: str | None, as_json: bool) -> None:
+    """Ingest files (PDF, DOCX, TXT, MD, RTF) into a case.
+
+    Exit status: 0 when every file is in the case, 3 when some failed or need OCR.
+    """
+    _run(ctx, case, list(paths), force, password, as_json)
+
+
+@click.command("ingest-folder")
+@_case_option
+@click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--recursive", "-r", is_flag=True, help="Include sub-folders.")
+@_force_option
+@_json_option
+@click.pass_context
+def ingest_folder(ctx: click.Context, case: str, folder: Path, recursive: bool, force: bool, as_json: bool) -> None:
+    """Ingest every supported file in FOLDER; new and changed files only, unless --force."""
+    paths = discover_files(folder, recursive)
+    if not paths and not as_json:
+        click.echo(f"No supported files in {folder}" + ("" if recursive else " (add --recursive for sub-folders)") + ".")
+    _run(ctx, case, paths, force, None, as_json)

@@ -1,0 +1,94 @@
+"""`casetrack` command line: the entry point reads flags and environment, once."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from typing import Any
+
+import click
+
+from casetrack import __version__
+from casetrack.errors import CaseTrackError
+
+EXIT_ERROR = 1
+EXIT_PARTIAL = 3  # a batch finished but some files failed
+
+
+class CaseTrackGroup(click.Group):
+    """Turns user-facing errors into one clear message (and its fix) instead of a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CaseTrackError as e:
+            click.secho(f"Error: {e.message}", fg="red", err=True)
+            if e.hint:
+                click.echo(f"  {e.hint}", err=True)
+            ctx.exit(EXIT_ERROR)
+
+
+def _configure_logging(verbose: int) -> None:
+    level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
+    logging.basicConfig(stream=sys.stderr, level=level, format="%(levelname)s %(name)s: %(message)s")
+
+
+@click.group(cls=CaseTrackGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False),
+    envvar="CASETRACK_HOME",
+    help="Data directory (default: ~/Documents/CaseTrack; env CASETRACK_HOME).",
+)
+@click.option(
+    "--models-dir",
+    type=click.Path(file_okay=False),
+    envvar="CASETRACK_MODELS_DIR",
+    help="Folder of models, each with a model.json (default: DATA_DIR/models; env CASETRACK_MODELS_DIR).",
+)
+@click.option("-v", "--verbose", count=True, help="Log more to stderr (-v info, -vv debug).")
+@click.version_option(__version__, prog_name="casetrack")
+@click.pass_context
+def cli(ctx: click.Context, data_dir: str | None, models_dir: str | None, verbose: int) -> None:
+    """CaseTrack: search your case documents locally, with exact citations."""
+    _configure_logging(verbose)
+    # LanceDB's Rust core logs warnings (e.g. "No existing dataset") straight to stderr.
+    os.environ.setdefault("LANCE_LOG", "error")
+    from casetrack.config import resolve_settings
+
+    ctx.obj = resolve_settings(data_dir, models_dir, environ={})
+
+
+def get_app(ctx: click.Context) -> Any:
+    """The application core, built on first use and closed when the command ends."""
+    root = ctx.find_root()
+    app = root.meta.get("casetrack.app")
+    if app is None:
+        from casetrack.app import CaseTrack
+
+        app = CaseTrack(root.obj)
+        root.meta["casetrack.app"] = app
+        root.call_on_close(app.close)
+    return app
+
+
+def _register() -> None:
+    from casetrack.cli import case_cmds, ingest_cmds, search_cmds
+
+    cli.add_command(case_cmds.case)
+    cli.add_command(ingest_cmds.ingest)
+    cli.add_command(ingest_cmds.ingest_folder)
+    cli.add_command(search_cmds.search)
+    cli.add_command(search_cmds.demo)
+
+
+_register()
+
+
+def main() -> None:
+    cli(prog_name="casetrack")
+
+
+if __name__ == "__main__":
+    main()

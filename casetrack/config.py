@@ -1,0 +1,54 @@
+"""Settings resolved once at the entry point (CLI flags, then environment, then defaults).
+
+Nothing below the entry point reads the environment: layers receive a `Settings`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+ENV_HOME = "CASETRACK_HOME"
+ENV_MODELS = "CASETRACK_MODELS_DIR"
+
+
+def default_data_dir() -> Path:
+    """`~/Documents/CaseTrack` (platformdirs' documents folder on each OS)."""
+    return Path(platformdirs.user_documents_dir()) / "CaseTrack"
+
+
+@dataclass(frozen=True)
+class Settings:
+    data_dir: Path
+    models_dir: Path
+
+    @property
+    def cases_dir(self) -> Path:
+        return self.data_dir / "cases"
+
+    @property
+    def registry_path(self) -> Path:
+        return self.data_dir / "registry.sqlite"
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.data_dir / "logs"
+
+    def case_dir(self, case_id: str) -> Path:
+        return self.cases_dir / case_id
+
+
+def resolve_settings(
+    data_dir: str | os.PathLike[str] | None = None,
+    models_dir: str | os.PathLike[str] | None = None,
+    environ: dict[str, str] | None = None,
+) -> Settings:
+    """Explicit arguments win, then CASETRACK_HOME / CASETRACK_MODELS_DIR, then defaults."""
+    env = dict(os.environ) if environ is None else environ
+    home = Path(data_dir or env.get(ENV_HOME) or default_data_dir()).expanduser().resolve()
+    models = models_dir or env.get(ENV_MODELS)
+    models_path = Path(models).expanduser().resolve() if models else home / "models"
+    return Settings(data_dir=home, models_dir=models_path)

@@ -1,0 +1,214 @@
+"""Ingest one file into a case: validate → parse → chunk → embed → commit to both stores.
+
+Bad input never raises out of `ingest_file`: every problem becomes a `FileResult` with a
+status, a one-line error and the next step, so a batch goes on.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import traceback
+import uuid
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import pyarrow as pa
+
+from casetrack.chunk.chunker import chunk_document
+from casetrack.domain import ChunkDraft, ParsedDocument
+from casetrack.errors import CaseTrackError, NoTextError, ParseError
+from casetrack.ingest.files import sha256_file
+from casetrack.parse import parse_file
+from casetrack.store.case_store import CaseStore
+from casetrack.store.lance_tables import chunk_schema
+
+log = logging.getLogger(__name__)
+
+# Stage callback: (stage, done, total). Stages: "parse", "embed", "store".
+Progress = Callable[[str, int, int], None]
+
+LARGE_FILE_BYTES = 200 * 1024 * 1024
+
+
+class PassageEncoder(Protocol):
+    """What ingest needs from the embedding layer (the dense encoder or, later, the pool)."""
+
+    @property
+    def dim(self) -> int: ...
+
+    @property
+    def fingerprint(self) -> str: ...
+
+    def encode_passages(self, texts: list[str], batch_size: int = 16) -> np.ndarray: ...
+
+    def count_tokens(self, texts: list[str]) -> list[int]: ...
+
+
+@dataclass
+class FileResult:
+    path: str
+    name: str
+    status: str  # ingested | replaced | duplicate | needs_ocr | error
+    document_id: str | None = None
+    file_type: str | None = None
+    pages: int = 0
+    chunks: int = 0
+    needs_ocr_pages: list[int] = field(default_factory=list)
+    duplicate_of: str | None = None
+    error: str | None = None
+    error_code: str | None = None
+    hint: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("ingested", "replaced", "duplicate")
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _noop(stage: str, done: int, total: int) -> None:
+    return None
+
+
+class Ingestor:
+    def __init__(self, store: CaseStore, encoder: PassageEncoder) -> None:
+        self.store = store
+        self.encoder = encoder
+
+    def ingest_file(
+        self, path: Path, force: bool = False, password: str | None = None, progress: Progress = _noop
+    ) -> FileResult:
+        started = time.monotonic()
+        result = FileResult(path=str(path), name=path.name, status="error")
+        try:
+            self._ingest(path.expanduser().resolve(), force, password, progress, result)
+        except ParseError as e:
+            result.status = "needs_ocr" if isinstance(e, NoTextError) else "error"
+            result.error, result.hint, result.error_code = e.message, e.hint, e.code
+        except CaseTrackError as e:
+            result.error, result.hint, result.error_code = e.message, e.hint, "error"
+        except MemoryError:
+            result.error, result.error_code = f"{path.name}: ran out of memory while processing it.", "too_large"
+            result.hint = "Split the file (e.g. by page ranges) and ingest the parts."
+        except Exception as e:  # a parser bug on hostile input must not end the batch
+            log.error("unexpected failure on %s:\n%s", path, traceback.format_exc())
+            result.error = f"{path.name}: could not be processed ({type(e).__name__}: {str(e)[:200]})."
+            result.error_code = "internal"
+            result.hint = "The file may be damaged; try re-saving it. The log has details."
+        result.seconds = round(time.monotonic() - started, 3)
+        return result
+
+    def _ingest(self, path: Path, force: bool, password: str | None, progress: Progress, result: FileResult) -> None:
+        if not path.exists():
+            raise CaseTrackError(f"{path} does not exist.", "Check the path (quote it if it has spaces).")
+        if not path.is_file():
+            raise CaseTrackError(f"{path} is not a file.", "Use `casetrack ingest-folder` for folders.")
+        if path.stat().st_size > LARGE_FILE_BYTES:
+            result.warnings.append(f"large file ({path.stat().st_size // (1 << 20)} MB): this may take a while")
+
+        sha = sha256_file(path)
+        journal = self.store.journal
+        same_content = journal.find_by_sha(sha)
+        if same_content is not None and not force:
+            result.status = "duplicate"
+            result.document_id = same_content.doc_id
+            result.duplicate_of = same_content.name
+            result.hint = "Already in the case; use --force to ingest it again."
+            return
+        same_path = journal.find_by_path(str(path))
+        existing = same_content or same_path
+        doc_id = existing.doc_id if existing else uuid.uuid4().hex[:16]
+        name = existing.name if existing else self._unique_name(path)
+
+        progress("parse", 0, 1)
+        parsed = parse_file(path, password=password)
+        progress("parse", 1, 1)
+        drafts = chunk_document(parsed, self.encoder.count_tokens)
+        result.file_type = parsed.file_type.value
+        result.pages = parsed.page_count
+        result.needs_ocr_pages = parsed.needs_ocr_pages
+        result.warnings += list(parsed.warnings)
+        if not drafts:
+            raise NoTextError(
+                f"{path.name}: no text could be extracted.",
+                "If it is a scan, it needs OCR (coming in a later version).",
+            )
+
+        vectors = self._embed([d.text for d in drafts], progress)
+        rows = _chunk_rows(drafts, vectors, self.encoder.dim)
+        document_row = _document_row(path, name, sha, parsed, len(drafts), self.encoder.fingerprint, result.warnings)
+        progress("store", 0, 1)
+        self.store.record_embedding_model(self.encoder.fingerprint, self.encoder.dim)
+        self.store.commit_document(doc_id, name, str(path), sha, rows, document_row)
+        progress("store", 1, 1)
+        result.status = "replaced" if existing else "ingested"
+        result.document_id = doc_id
+        result.name = name
+        result.chunks = len(drafts)
+
+    def _unique_name(self, path: Path) -> str:
+        """The file name, qualified by its folder when another document already has it."""
+        taken = {e.name for e in self.store.journal.all()}
+        if path.name not in taken:
+            return path.name
+        qualified = f"{path.parent.name}/{path.name}"
+        return qualified if qualified not in taken else f"{qualified} ({uuid.uuid4().hex[:4]})"
+
+    def _embed(self, texts: list[str], progress: Progress, batch: int = 16) -> np.ndarray:
+        parts = []
+        for start in range(0, len(texts), batch):
+            progress("embed", start, len(texts))
+            parts.append(self.encoder.encode_passages(texts[start : start + batch], batch_size=batch))
+        progress("embed", len(texts), len(texts))
+        return np.concatenate(parts).astype(np.float32)
+
+
+def _chunk_rows(drafts: list[ChunkDraft], vectors: np.ndarray, dim: int) -> pa.Table:
+    columns: dict[str, list[Any]] = {
+        "chunk_id": ["" for _ in drafts],  # assigned by the store with the generation
+        "doc_id": ["" for _ in drafts],
+        "gen": [0 for _ in drafts],
+        "seq": [d.seq for d in drafts],
+        "text": [d.text for d in drafts],
+        "page": [d.page for d in drafts],
+        "page_index": [d.page_index for d in drafts],
+        "paragraph_start": [d.paragraph_start for d in drafts],
+        "paragraph_end": [d.paragraph_end for d in drafts],
+        "line_start": [d.line_start for d in drafts],
+        "line_end": [d.line_end for d in drafts],
+        "char_start": [d.char_start for d in drafts],
+        "char_end": [d.char_end for d in drafts],
+        "token_count": [d.token_count for d in drafts],
+        "extraction_method": [d.extraction_method.value for d in drafts],
+        "ocr_confidence": [d.ocr_confidence for d in drafts],
+    }
+    schema = chunk_schema(dim)
+    arrays = [pa.array(columns[f.name], f.type) for f in schema if f.name != "vector"]
+    flat = pa.array(vectors.reshape(-1), pa.float32())
+    arrays.append(pa.FixedSizeListArray.from_arrays(flat, dim))
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _document_row(
+    path: Path, name: str, sha: str, parsed: ParsedDocument, chunks: int, model: str, warnings: list[str]
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "source_path": str(path),
+        "sha256": sha,
+        "file_type": parsed.file_type.value,
+        "size_bytes": path.stat().st_size,
+        "page_count": parsed.page_count,
+        "chunk_count": chunks,
+        "needs_ocr_pages": parsed.needs_ocr_pages,
+        "ingested_at": time.time(),
+        "embed_model": model,
+        "warnings": warnings,
+    }

@@ -1,0 +1,201 @@
+"""One case on disk: journal + LanceDB tables + tantivy index, and the commit protocol.
+
+Layout of `cases/<id>/`:
+    case.json        the case's own record (name, language, embedding model) — portable
+    journal.sqlite   document states (see journal.py)
+    lance/           LanceDB dataset: tables `documents` and `chunks` (source of truth)
+    bm25/            tantivy index (derived; rebuilt from LanceDB when it drifts)
+    writer.lock      single-writer lock
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from casetrack.store.bm25 import Bm25Index
+from casetrack.store.journal import DocState, Journal, JournalEntry
+from casetrack.store.lance_tables import LanceTables
+from casetrack.store.lock import WriterLock
+from casetrack.store.registry import CaseRecord
+
+log = logging.getLogger(__name__)
+
+
+def chunk_id_for(doc_id: str, gen: int, seq: int) -> str:
+    return f"{doc_id}-{gen}-{seq:05d}"
+
+
+def gen_of_chunk(chunk_id: str) -> int:
+    return int(chunk_id.rsplit("-", 2)[1])
+
+
+class CaseStore:
+    def __init__(self, record: CaseRecord, case_dir: Path) -> None:
+        self.record = record
+        self.dir = case_dir
+        if not case_dir.is_dir():
+            raise FileNotFoundError(case_dir)
+        self.journal = Journal(case_dir / "journal.sqlite")
+        self.lance = LanceTables(case_dir / "lance")
+        self.bm25 = Bm25Index(case_dir / "bm25", record.language)
+        self.lock = WriterLock(case_dir / "writer.lock", record.name)
+        self._write_case_json()
+
+    def close(self) -> None:
+        self.bm25.close_writer()
+        self.lock.release()
+        self.journal.close()
+
+    # -- case-level facts -------------------------------------------------------------------
+
+    @property
+    def _case_json_path(self) -> Path:
+        return self.dir / "case.json"
+
+    def case_info(self) -> dict[str, Any]:
+        try:
+            data: dict[str, Any] = json.loads(self._case_json_path.read_text(encoding="utf-8"))
+            return data
+        except (OSError, ValueError):
+            return {}
+
+    def _write_case_json(self, **extra: Any) -> None:
+        info = self.case_info()
+        info.update(self.record.to_json())
+        info.update(extra)
+        tmp = self._case_json_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(info, indent=2), encoding="utf-8")
+        os.replace(tmp, self._case_json_path)
+
+    def record_embedding_model(self, fingerprint: str, dim: int) -> None:
+        if self.case_info().get("embedding_model") != fingerprint:
+            self._write_case_json(embedding_model=fingerprint, embedding_dim=dim)
+
+    # -- reads --------------------------------------------------------------------------------
+
+    def visible(self) -> dict[str, int]:
+        """doc_id -> generation of every committed document (what search may show)."""
+        return self.journal.committed()
+
+    def documents(self) -> list[JournalEntry]:
+        return [e for e in self.journal.all() if e.state == DocState.COMMITTED]
+
+    # -- the commit protocol (caller holds the writer lock) -----------------------------------
+
+    def commit_document(
+        self,
+        doc_id: str,
+        name: str,
+        source_path: str | None,
+        sha256: str,
+        chunks: pa.Table,
+        document_row: dict[str, Any],
+    ) -> int:
+        """Write one document to both stores; returns its new generation.
+
+        pending → LanceDB (chunks swap in one commit, then the document row) → fsync →
+        lance_committed → tantivy commit → committed. Recovery can finish or undo any prefix.
+        """
+        assert self.lock.held, "commit_document needs the case's writer lock"
+        meta = {k: v for k, v in document_row.items() if k not in ("doc_id", "gen")}
+        gen = self.journal.begin(doc_id, name, source_path, sha256, chunks.num_rows, meta)
+        ids = [chunk_id_for(doc_id, gen, int(s)) for s in chunks.column("seq").to_pylist()]
+        n = chunks.num_rows
+        for column, values in (
+            ("chunk_id", pa.array(ids, pa.string())),
+            ("doc_id", pa.array([doc_id] * n, pa.string())),
+            ("gen", pa.array([gen] * n, pa.int32())),
+        ):
+            chunks = chunks.set_column(chunks.schema.get_field_index(column), chunks.schema.field(column), values)
+        self.lance.mark_commit_start()
+        self.lance.replace_document_chunks(doc_id, chunks)
+        self.lance.upsert_document({**document_row, "doc_id": doc_id, "gen": gen})
+        self.lance.durable()
+        self.journal.set_state(doc_id, DocState.LANCE_COMMITTED)
+        self.bm25.replace_document(doc_id, zip(ids, chunks.column("text").to_pylist(), strict=True))
+        self.journal.set_state(doc_id, DocState.COMMITTED)
+        return gen
+
+    def delete_document(self, doc_id: str) -> None:
+        assert self.lock.held, "delete_document needs the case's writer lock"
+        self.journal.set_state(doc_id, DocState.DELETING)
+        self._finish_delete(doc_id)
+
+    def _finish_delete(self, doc_id: str) -> None:
+        self.lance.mark_commit_start()
+        self.lance.delete_document(doc_id)
+        self.lance.durable()
+        self.bm25.delete_document(doc_id)
+        self.journal.remove(doc_id)
+
+    def _sync_bm25(self, doc_id: str, gen: int) -> None:
+        rows = self.lance.document_chunks(doc_id, gen)
+        pairs = zip(rows.column("chunk_id").to_pylist(), rows.column("text").to_pylist(), strict=True)
+        self.bm25.replace_document(doc_id, pairs)
+
+    # -- recovery ----------------------------------------------------------------------------
+
+    def needs_recovery(self) -> bool:
+        return bool(self.journal.unfinished())
+
+    def recover(self) -> list[str]:
+        """Roll every unfinished document forward or back, then repair tantivy drift.
+
+        Returns a line per action taken (logged, and shown by `casetrack case info`).
+        """
+        assert self.lock.held, "recover needs the case's writer lock"
+        actions: list[str] = []
+        started = time.monotonic()
+        for entry in self.journal.unfinished():
+            actions.append(self._recover_entry(entry))
+        actions += self._repair_drift()
+        if actions:
+            log.info("case %s: recovery took %.2fs: %s", self.record.name, time.monotonic() - started, "; ".join(actions))
+        return actions
+
+    def _recover_entry(self, entry: JournalEntry) -> str:
+        doc = entry.doc_id
+        if entry.state == DocState.DELETING:
+            self._finish_delete(doc)
+            return f"finished deleting {entry.name}"
+        if entry.state == DocState.PENDING:
+            have = self.lance.count_chunks(doc, entry.gen)
+            if have != entry.expected_chunks or have == 0:
+                if entry.prev_gen is not None:
+                    self.journal.restore_previous(doc)
+                    return f"kept the previous version of {entry.name} (interrupted re-ingest)"
+                self._finish_delete(doc)
+                return f"rolled back interrupted ingest of {entry.name}"
+            self.lance.mark_commit_start()
+            self.lance.upsert_document({**entry.meta, "doc_id": doc, "gen": entry.gen})
+            self.lance.durable()
+            self.journal.set_state(doc, DocState.LANCE_COMMITTED)
+        self._sync_bm25(doc, entry.gen)
+        self.journal.set_state(doc, DocState.COMMITTED)
+        return f"completed interrupted ingest of {entry.name}"
+
+    def _repair_drift(self) -> list[str]:
+        actions: list[str] = []
+        committed = {e.doc_id: e for e in self.documents()}
+        indexed = self.bm25.count_for(committed)
+        for doc_id, entry in committed.items():
+            if indexed[doc_id] != entry.expected_chunks:
+                self._sync_bm25(doc_id, entry.gen)
+                actions.append(f"rebuilt keyword index of {entry.name}")
+        if self.bm25.total() != sum(e.expected_chunks for e in committed.values()):
+            for doc_id in self.bm25.all_doc_ids() - set(committed):
+                self.bm25.delete_document(doc_id)
+                actions.append(f"dropped orphan keyword entries of {doc_id}")
+        for doc_id in self.lance.doc_ids_in_chunks() - set(committed):
+            self.lance.mark_commit_start()
+            self.lance.delete_document(doc_id)
+            self.lance.durable()
+            actions.append(f"dropped orphan chunks of {doc_id}")
+        return actions

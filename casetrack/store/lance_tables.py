@@ -1,0 +1,207 @@
+"""LanceDB tables of one case: `documents` and `chunks` (text, provenance, vectors).
+
+LanceDB commits are atomic (a manifest per version) but never fsynced; `fsync_tree` makes a
+commit durable before the journal says it happened.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import lancedb
+import numpy as np
+import pyarrow as pa
+
+CHUNKS = "chunks"
+DOCUMENTS = "documents"
+
+
+def chunk_schema(dim: int) -> pa.Schema:
+    return pa.schema(
+        [
+            pa.field("chunk_id", pa.string(), nullable=False),
+            pa.field("doc_id", pa.string(), nullable=False),
+            pa.field("gen", pa.int32(), nullable=False),
+            pa.field("seq", pa.int32(), nullable=False),
+            pa.field("text", pa.string(), nullable=False),
+            pa.field("page", pa.int32()),
+            pa.field("page_index", pa.int32()),
+            pa.field("paragraph_start", pa.int32()),
+            pa.field("paragraph_end", pa.int32()),
+            pa.field("line_start", pa.int32()),
+            pa.field("line_end", pa.int32()),
+            pa.field("char_start", pa.int32()),
+            pa.field("char_end", pa.int32()),
+            pa.field("token_count", pa.int32()),
+            pa.field("extraction_method", pa.string()),
+            pa.field("ocr_confidence", pa.float32()),
+            pa.field("vector", pa.list_(pa.float32(), dim)),
+        ]
+    )
+
+
+DOCUMENT_SCHEMA = pa.schema(
+    [
+        pa.field("doc_id", pa.string(), nullable=False),
+        pa.field("gen", pa.int32(), nullable=False),
+        pa.field("name", pa.string(), nullable=False),
+        pa.field("source_path", pa.string()),
+        pa.field("sha256", pa.string()),
+        pa.field("file_type", pa.string()),
+        pa.field("size_bytes", pa.int64()),
+        pa.field("page_count", pa.int32()),
+        pa.field("chunk_count", pa.int32()),
+        pa.field("needs_ocr_pages", pa.list_(pa.int32())),
+        pa.field("ingested_at", pa.float64()),
+        pa.field("embed_model", pa.string()),
+        pa.field("warnings", pa.list_(pa.string())),
+    ]
+)
+
+# Columns a search result needs (everything but the vector).
+RESULT_COLUMNS = [f.name for f in chunk_schema(1) if f.name != "vector"]
+
+
+def sql_str(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def sql_in(column: str, values: list[str]) -> str:
+    return f"{column} IN ({', '.join(sql_str(v) for v in values)})"
+
+
+def fsync_tree(root: Path, since: float) -> None:
+    """fsync files under `root` modified at or after `since`, then every directory."""
+    for dirpath, _dirnames, filenames in os.walk(root):
+        for name in filenames:
+            path = os.path.join(dirpath, name)
+            try:
+                if os.stat(path).st_mtime >= since - 1.0:
+                    fd = os.open(path, os.O_RDONLY)
+                    try:
+                        os.fsync(fd)
+                    finally:
+                        os.close(fd)
+            except FileNotFoundError:
+                continue
+        _fsync_dir(dirpath)
+
+
+def _fsync_dir(path: str) -> None:
+    if os.name == "nt":  # directories cannot be opened for fsync on Windows
+        return
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class LanceTables:
+    """Opens the case's LanceDB dataset; tables are created on first write."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.mkdir(parents=True, exist_ok=True)
+        self.db = lancedb.connect(str(path))
+        self._tables: dict[str, Any] = {}
+
+    def table(self, name: str) -> Any | None:
+        cached = self._tables.get(name)
+        if cached is not None:
+            # Another process may have committed since we opened the handle.
+            cached.checkout_latest()
+            return cached
+        if name not in self.db.list_tables().tables:
+            return None
+        table = self.db.open_table(name)
+        self._tables[name] = table
+        return table
+
+    def ensure(self, name: str, schema: pa.Schema) -> Any:
+        table = self.table(name)
+        if table is None:
+            table = self.db.create_table(name, schema=schema, exist_ok=True)
+            self._tables[name] = table
+        return table
+
+    def durable(self) -> None:
+        fsync_tree(self.path, self._commit_started)
+
+    def mark_commit_start(self) -> None:
+        self._commit_started = time.time()
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def replace_document_chunks(self, doc_id: str, rows: pa.Table) -> None:
+        """Swap all of a document's chunks for `rows` in one atomic commit."""
+        dim = rows.schema.field("vector").type.list_size
+        table = self.ensure(CHUNKS, chunk_schema(dim))
+        (
+            table.merge_insert("chunk_id")
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+            .when_not_matched_by_source_delete(f"doc_id = {sql_str(doc_id)}")
+            .execute(rows)
+        )
+
+    def upsert_document(self, row: dict[str, Any]) -> None:
+        table = self.ensure(DOCUMENTS, DOCUMENT_SCHEMA)
+        data = pa.Table.from_pylist([row], schema=DOCUMENT_SCHEMA)
+        table.merge_insert("doc_id").when_matched_update_all().when_not_matched_insert_all().execute(data)
+
+    def delete_document(self, doc_id: str) -> None:
+        for name in (CHUNKS, DOCUMENTS):
+            table = self.table(name)
+            if table is not None:
+                table.delete(f"doc_id = {sql_str(doc_id)}")
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def count_chunks(self, doc_id: str, gen: int | None = None) -> int:
+        table = self.table(CHUNKS)
+        if table is None:
+            return 0
+        where = f"doc_id = {sql_str(doc_id)}"
+        if gen is not None:
+            where += f" AND gen = {int(gen)}"
+        return int(table.count_rows(where))
+
+    def document_chunks(self, doc_id: str, gen: int) -> pa.Table:
+        table = self.table(CHUNKS)
+        if table is None:
+            return pa.table({c: [] for c in RESULT_COLUMNS})
+        where = f"doc_id = {sql_str(doc_id)} AND gen = {int(gen)}"
+        n = max(int(table.count_rows(where)), 1)
+        return table.search().where(where).select(RESULT_COLUMNS).limit(n).to_arrow().sort_by("seq")
+
+    def fetch_chunks(self, chunk_ids: list[str]) -> dict[str, dict[str, Any]]:
+        table = self.table(CHUNKS)
+        if table is None or not chunk_ids:
+            return {}
+        rows = (
+            table.search().where(sql_in("chunk_id", chunk_ids)).select(RESULT_COLUMNS).limit(len(chunk_ids)).to_list()
+        )
+        return {r["chunk_id"]: r for r in rows}
+
+    def doc_ids_in_chunks(self) -> set[str]:
+        table = self.table(CHUNKS)
+        if table is None:
+            return set()
+        n = int(table.count_rows())
+        if n == 0:
+            return set()
+        ids = table.search().select(["doc_id"]).limit(n).to_arrow().column("doc_id")
+        return set(ids.unique().to_pylist())
+
+    def dense_search(self, vector: np.ndarray, limit: int, where: str | None) -> list[dict[str, Any]]:
+        table = self.table(CHUNKS)
+        if table is None:
+            return []
+        query = table.search(vector.astype(np.float32), vector_column_name="vector").metric("cosine")
+        if where:
+            query = query.where(where, prefilter=True)
+        return list(query.select(["chunk_id", "doc_id", "gen"]).limit(limit).to_list())

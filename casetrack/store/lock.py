@@ -1,0 +1,94 @@
+"""The per-case single-writer lock (an OS file lock, freed by the OS even after kill -9)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from types import TracebackType
+
+from casetrack.errors import CaseBusyError
+
+if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+    import msvcrt
+
+    def _try_lock(fd: int) -> bool:
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            return True
+        except OSError:
+            return False
+
+    def _unlock(fd: int) -> None:
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+else:
+    import fcntl
+
+    def _try_lock(fd: int) -> bool:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            return False
+
+    def _unlock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+class WriterLock:
+    """Exclusive lock on `<case>/writer.lock`. Tantivy allows one writer; so do we, earlier
+    and with a message that says who to wait for."""
+
+    def __init__(self, path: Path, case_name: str) -> None:
+        self.path = path
+        self.case_name = case_name
+        self._fd: int | None = None
+
+    def try_acquire(self) -> bool:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        if _try_lock(fd):
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode())
+            self._fd = fd
+            return True
+        os.close(fd)
+        return False
+
+    def acquire(self, timeout: float = 0.0) -> WriterLock:
+        deadline = time.monotonic() + timeout
+        while not self.try_acquire():
+            if time.monotonic() >= deadline:
+                holder = self._holder()
+                raise CaseBusyError(
+                    f"Case '{self.case_name}' is being written by another CaseTrack process{holder}.",
+                    "Wait for that ingest to finish (or stop it), then run the command again.",
+                )
+            time.sleep(0.2)
+        return self
+
+    def _holder(self) -> str:
+        try:
+            pid = self.path.read_text().strip()
+        except OSError:
+            return ""
+        return f" (pid {pid})" if pid else ""
+
+    def release(self) -> None:
+        if self._fd is not None:
+            _unlock(self._fd)
+            os.close(self._fd)
+            self._fd = None
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def __enter__(self) -> WriterLock:
+        return self.acquire()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.release()

@@ -1,0 +1,194 @@
+"""The case registry: which cases exist, their names, types, languages and status.
+
+A small SQLite file in the data directory. Each case's data lives in `cases/<id>/`; the
+registry only indexes them, so deleting a case directory and its registry row removes it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import shutil
+import sqlite3
+import time
+import uuid
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from casetrack.errors import CaseExistsError, CaseNotFoundError, CaseTrackError
+from casetrack.store.sqlite_util import connect, migrate
+
+
+class CaseStatus(StrEnum):
+    ACTIVE = "active"
+    CLOSED = "closed"
+    ARCHIVED = "archived"
+
+
+CASE_TYPES = (
+    "civil",
+    "criminal",
+    "family",
+    "bankruptcy",
+    "contract",
+    "employment",
+    "personal_injury",
+    "real_estate",
+    "intellectual_property",
+    "immigration",
+    "tax",
+    "administrative",
+    "other",
+)
+LANGUAGES = ("en", "pt")
+
+_MIGRATIONS = [
+    """
+    CREATE TABLE cases (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL UNIQUE,
+        case_type TEXT NOT NULL,
+        language TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    )
+    """,
+]
+
+
+@dataclass(frozen=True)
+class CaseRecord:
+    id: str
+    name: str
+    case_type: str
+    language: str
+    status: CaseStatus
+    created_at: float
+    updated_at: float
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "type": self.case_type,
+            "language": self.language,
+            "status": self.status.value,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+        }
+
+
+def _name_key(name: str) -> str:
+    return " ".join(name.casefold().split())
+
+
+class CaseRegistry:
+    def __init__(self, registry_path: Path, cases_dir: Path) -> None:
+        self.cases_dir = cases_dir
+        self._conn = connect(registry_path)
+        migrate(self._conn, _MIGRATIONS)
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def case_dir(self, case_id: str) -> Path:
+        return self.cases_dir / case_id
+
+    def create(self, name: str, case_type: str = "other", language: str = "en") -> CaseRecord:
+        name = " ".join(name.split())
+        if not name:
+            raise CaseTrackError("A case needs a name.", 'Example: casetrack case create "Smith v. Jones"')
+        if case_type not in CASE_TYPES:
+            raise CaseTrackError(
+                f"Unknown case type '{case_type}'.", f"Use one of: {', '.join(CASE_TYPES)}."
+            )
+        if language not in LANGUAGES:
+            raise CaseTrackError(f"Unknown language '{language}'.", f"Use one of: {', '.join(LANGUAGES)}.")
+        now = time.time()
+        record = CaseRecord(uuid.uuid4().hex[:12], name, case_type, language, CaseStatus.ACTIVE, now, now)
+        # The directory first: a registry row never points at a missing directory, while an
+        # orphan directory (crash between the two steps) is harmless and ignored.
+        self.case_dir(record.id).mkdir(parents=True, exist_ok=False)
+        try:
+            self._conn.execute(
+                "INSERT INTO cases VALUES (?,?,?,?,?,?,?,?)",
+                (record.id, name, _name_key(name), case_type, language, record.status.value, now, now),
+            )
+        except sqlite3.IntegrityError as e:
+            shutil.rmtree(self.case_dir(record.id), ignore_errors=True)
+            raise CaseExistsError(
+                f"A case named '{name}' already exists.",
+                f'Use it (casetrack case info "{name}") or pick another name.',
+            ) from e
+        return record
+
+    def list(self, include_archived: bool = True) -> list[CaseRecord]:
+        self._prune_missing()
+        rows = self._conn.execute("SELECT * FROM cases ORDER BY updated_at DESC").fetchall()
+        records = [self._record(r) for r in rows]
+        if not include_archived:
+            records = [r for r in records if r.status != CaseStatus.ARCHIVED]
+        return records
+
+    def _prune_missing(self) -> None:
+        """Deleting a case's directory by hand removes the case: forget rows without one."""
+        for row in self._conn.execute("SELECT id FROM cases").fetchall():
+            if not self.case_dir(row["id"]).is_dir():
+                self._conn.execute("DELETE FROM cases WHERE id = ?", (row["id"],))
+
+    def get(self, name_or_id: str) -> CaseRecord:
+        """Find a case by id, id prefix (>= 6 chars) or name (case-insensitive)."""
+        self._prune_missing()
+        key = name_or_id.strip()
+        row = self._conn.execute(
+            "SELECT * FROM cases WHERE id = ? OR name_key = ?", (key.lower(), _name_key(key))
+        ).fetchone()
+        if row is None and len(key) >= 6:
+            rows = self._conn.execute("SELECT * FROM cases WHERE id LIKE ?", (key.lower() + "%",)).fetchall()
+            if len(rows) == 1:
+                row = rows[0]
+        if row is None:
+            raise self._not_found(key)
+        return self._record(row)
+
+    def _not_found(self, key: str) -> CaseNotFoundError:
+        names = [r.name for r in self.list()]
+        by_key = {_name_key(n): n for n in names}
+        close = difflib.get_close_matches(_name_key(key), list(by_key), n=3, cutoff=0.5)
+        close += [n for n in by_key if _name_key(key) in n and n not in close]
+        if close:
+            suggestions = ", ".join(f"'{by_key[c]}'" for c in close[:3])
+            return CaseNotFoundError(f"No case named '{key}'. Did you mean {suggestions}?", "List cases: casetrack case list")
+        if not names:
+            return CaseNotFoundError(
+                f"No case named '{key}': there are no cases yet.",
+                f'Create one: casetrack case create "{key}"',
+            )
+        return CaseNotFoundError(f"No case named '{key}'.", "List cases: casetrack case list")
+
+    def touch(self, case_id: str) -> None:
+        self._conn.execute("UPDATE cases SET updated_at = ? WHERE id = ?", (time.time(), case_id))
+
+    def set_status(self, case_id: str, status: CaseStatus) -> None:
+        self._conn.execute(
+            "UPDATE cases SET status = ?, updated_at = ? WHERE id = ?", (status.value, time.time(), case_id)
+        )
+
+    def delete(self, case_id: str) -> None:
+        """Remove the registry row, then the directory (a leftover directory is inert)."""
+        self._conn.execute("DELETE FROM cases WHERE id = ?", (case_id,))
+        shutil.rmtree(self.case_dir(case_id), ignore_errors=True)
+
+    @staticmethod
+    def _record(row: sqlite3.Row) -> CaseRecord:
+        return CaseRecord(
+            id=row["id"],
+            name=row["name"],
+            case_type=row["case_type"],
+            language=row["language"],
+            status=CaseStatus(row["status"]),
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+        )

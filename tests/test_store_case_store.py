@@ -1,0 +1,115 @@
+"""The two-store commit protocol and its recovery, state by state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from casetrack.store.case_store import CaseStore, chunk_id_for
+from casetrack.store.journal import DocState
+from casetrack.store.lance_tables import chunk_schema
+from casetrack.store.registry import CaseRegistry
+
+DIM = 8
+
+
+def rows(texts: list[str], seed: int = 0) -> pa.Table:
+    rng = np.random.default_rng(seed)
+    n = len(texts)
+    data: dict[str, Any] = {
+        "chunk_id": [""] * n, "doc_id": [""] * n, "gen": [0] * n, "seq": list(range(n)), "text": texts,
+        "page": [1] * n, "page_index": [0] * n, "paragraph_start": [1] * n, "paragraph_end": [1] * n,
+        "line_start": [1] * n, "line_end": [2] * n, "char_start": [0] * n, "char_end": [10] * n,
+        "token_count": [5] * n, "extraction_method": ["native"] * n, "ocr_confidence": [None] * n,
+    }
+    schema = chunk_schema(DIM)
+    arrays = [pa.array(data[f.name], f.type) for f in schema if f.name != "vector"]
+    vecs = rng.standard_normal((n, DIM)).astype(np.float32)
+    arrays.append(pa.FixedSizeListArray.from_arrays(pa.array(vecs.reshape(-1)), DIM))
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def doc_row(name: str, n: int) -> dict[str, Any]:
+    return {"name": name, "source_path": f"/x/{name}", "sha256": name, "file_type": "text", "size_bytes": 1,
+            "page_count": 1, "chunk_count": n, "needs_ocr_pages": [], "ingested_at": 0.0, "embed_model": "m",
+            "warnings": []}
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> CaseStore:
+    reg = CaseRegistry(tmp_path / "r.sqlite", tmp_path / "cases")
+    rec = reg.create("Test case")
+    s = CaseStore(rec, reg.case_dir(rec.id))
+    s.lock.acquire()
+    return s
+
+
+def test_commit_makes_document_visible_in_both_stores(store: CaseStore) -> None:
+    gen = store.commit_document("d1", "a.txt", "/x/a.txt", "sha-a", rows(["alpha one", "beta two"]), doc_row("a.txt", 2))
+    assert store.visible() == {"d1": gen}
+    assert store.lance.count_chunks("d1", gen) == 2
+    assert [h.chunk_id for h in store.bm25.search("beta", 5)] == [chunk_id_for("d1", gen, 1)]
+
+
+def test_reingest_replaces_chunks_and_bumps_generation(store: CaseStore) -> None:
+    store.commit_document("d1", "a.txt", "/x/a.txt", "v1", rows(["old text", "old two", "old three"]), doc_row("a.txt", 3))
+    gen = store.commit_document("d1", "a.txt", "/x/a.txt", "v2", rows(["new text"]), doc_row("a.txt", 1))
+    assert gen == 2
+    assert store.lance.count_chunks("d1") == 1
+    assert store.bm25.search("old", 5) == []
+    assert store.journal.get("d1").sha256 == "v2"  # type: ignore[union-attr]
+
+
+def test_crash_before_lance_commit_rolls_back_new_document(store: CaseStore) -> None:
+    store.journal.begin("d9", "b.txt", "/x/b.txt", "sha-b", 2, doc_row("b.txt", 2))
+    assert store.visible() == {}
+    actions = store.recover()
+    assert store.journal.get("d9") is None and actions
+
+
+def test_crash_before_lance_commit_keeps_previous_version(store: CaseStore) -> None:
+    store.commit_document("d1", "a.txt", "/x/a.txt", "v1", rows(["kept text"]), doc_row("a.txt", 1))
+    store.journal.begin("d1", "a.txt", "/x/a.txt", "v2", 4, doc_row("a.txt", 4))
+    store.recover()
+    entry = store.journal.get("d1")
+    assert entry is not None and entry.state == DocState.COMMITTED and entry.gen == 1 and entry.sha256 == "v1"
+    assert len(store.bm25.search("kept", 5)) == 1
+
+
+def test_crash_after_lance_commit_rolls_forward(store: CaseStore) -> None:
+    table = rows(["forward text", "second"])
+    gen = store.journal.begin("d2", "c.txt", "/x/c.txt", "sha-c", 2, doc_row("c.txt", 2))
+    ids = [chunk_id_for("d2", gen, i) for i in range(2)]
+    table = table.set_column(0, "chunk_id", pa.array(ids)).set_column(1, "doc_id", pa.array(["d2", "d2"]))
+    table = table.set_column(2, "gen", pa.array([gen, gen], pa.int32()))
+    store.lance.replace_document_chunks("d2", table)  # the kill happens right after this commit
+    assert store.visible() == {}
+    store.recover()
+    assert store.visible() == {"d2": gen}
+    assert [h.chunk_id for h in store.bm25.search("forward", 5)] == [ids[0]]
+
+
+def test_lance_committed_state_is_finished_and_drift_repaired(store: CaseStore) -> None:
+    gen = store.commit_document("d1", "a.txt", "/x/a.txt", "v1", rows(["drift text", "more"]), doc_row("a.txt", 2))
+    store.bm25.delete_document("d1")  # tantivy lost its entries
+    store.bm25.replace_document("ghost", [("ghost-1-00000", "ghost text")])
+    store.journal.set_state("d1", DocState.LANCE_COMMITTED)
+    store.recover()
+    assert store.bm25.count_for(["d1"]) == {"d1": 2}
+    assert store.bm25.search("ghost", 5) == []
+    assert store.visible() == {"d1": gen}
+
+
+def test_delete_and_interrupted_delete(store: CaseStore) -> None:
+    store.commit_document("d1", "a.txt", "/x/a.txt", "v1", rows(["to delete"]), doc_row("a.txt", 1))
+    store.commit_document("d2", "b.txt", "/x/b.txt", "v2", rows(["half deleted"]), doc_row("b.txt", 1))
+    store.delete_document("d1")
+    store.journal.set_state("d2", DocState.DELETING)
+    store.recover()
+    assert store.visible() == {}
+    assert store.lance.count_chunks("d1") == 0 and store.lance.count_chunks("d2") == 0
+    assert store.bm25.total() == 0
