@@ -45,8 +45,21 @@ class PageBuilder:
     def is_empty(self) -> bool:
         return not self._paragraphs
 
-    def add_paragraph(self, lines: Sequence[str], kind: ParagraphKind = ParagraphKind.BODY) -> None:
-        """Add one paragraph. Blank lines are dropped; a paragraph with no text is ignored."""
+    def add_paragraph(
+        self,
+        lines: Sequence[str],
+        kind: ParagraphKind = ParagraphKind.BODY,
+        first_line_number: int | None = None,
+    ) -> None:
+        """Add one paragraph. Blank lines are dropped; a paragraph with no text is ignored.
+
+        `first_line_number` pins the number of the paragraph's first line, for sources whose
+        blank lines still count (a .txt cited by the line numbers an editor shows).
+        """
+        if first_line_number is not None:
+            if first_line_number < self._next_line:
+                raise ValueError(f"line {first_line_number} comes before line {self._next_line}")
+            self._next_line = first_line_number
         clean = [" ".join(line.split()) for line in lines]
         clean = [line for line in clean if line]
         if not clean:

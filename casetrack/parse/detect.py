@@ -1,0 +1,407 @@
+"""Decide what kind of document a file is, from its bytes first and its name second.
+
+Users rename files, e-mail systems strip extensions and scanners write `.pdf` files that are
+really TIFFs, so the extension is only a tie-breaker (TXT vs MD) and a hint for error
+messages. Every rejection says what the file looks like and what to do about it.
+"""
+
+from __future__ import annotations
+
+import codecs
+import logging
+import re
+import struct
+import unicodedata
+import zipfile
+from pathlib import Path
+from typing import NamedTuple
+
+from casetrack.domain import FileType
+from casetrack.errors import (
+    CorruptFileError,
+    EmptyFileError,
+    EncryptedFileError,
+    ParseError,
+    UnsupportedFileError,
+)
+
+logger = logging.getLogger(__name__)
+
+SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(
+    {
+        ".pdf",
+        ".docx",
+        ".txt",
+        ".text",
+        ".md",
+        ".markdown",
+        ".rtf",
+        ".png",
+        ".jpg",
+        ".jpeg",
+        ".tif",
+        ".tiff",
+    }
+)
+
+MARKDOWN_EXTENSIONS: frozenset[str] = frozenset({".md", ".markdown"})
+
+_SUPPORTED_SENTENCE = "CaseTrack reads PDF, DOCX, TXT, MD, RTF and images."
+_CONVERT_HINT = "Convert it to PDF or DOCX and ingest that."
+
+# Enough to see past a PDF's leading junk, an OLE header and a text sample's character mix.
+_SNIFF_BYTES = 64 * 1024
+# PDF readers accept `%PDF-` anywhere in the first KiB (mail gateways and some scanners
+# prepend headers), so we do too.
+_PDF_WINDOW = 1024
+
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")
+
+# Share of characters that may be control/unassigned/undecodable in something we call text.
+_MAX_BAD_CHAR_RATIO = 0.02
+
+_WORD_CONTENT_TYPES = (
+    "wordprocessingml.document.main+xml",
+    "wordprocessingml.template.main+xml",
+    "ms-word.document.macroenabled.main+xml",
+    "ms-word.template.macroenabledtemplate.main+xml",
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Text decoding (shared by the TXT/MD and RTF parsers)
+# --------------------------------------------------------------------------------------------
+
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    # UTF-32 first: its little-endian BOM starts with the UTF-16 one.
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+class DecodedText(NamedTuple):
+    text: str
+    encoding: str
+    replaced: int  # undecodable sequences turned into U+FFFD
+
+
+def _bom_encoding(data: bytes) -> tuple[str, int] | None:
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return encoding, len(bom)
+    return None
+
+
+def decode_bytes(data: bytes) -> DecodedText:
+    """Decode a text file's bytes, saying which encoding won.
+
+    Order: BOM; strict UTF-8; UTF-8 with a few bad bytes replaced when the rest is clearly
+    UTF-8 (a stray byte pasted into an otherwise UTF-8 file); cp1252 (what Windows in Brazil
+    writes); latin-1, which never fails.
+    """
+    bom = _bom_encoding(data)
+    if bom is not None:
+        encoding, skip = bom
+        text = data[skip:].decode(encoding, errors="replace")
+        return DecodedText(text, encoding, text.count("\ufffd"))
+    try:
+        return DecodedText(data.decode("utf-8"), "utf-8", 0)
+    except UnicodeDecodeError:
+        pass
+    lenient = data.decode("utf-8", errors="replace")
+    invalid = lenient.count("\ufffd")
+    non_ascii = len(lenient) - len(lenient.encode("ascii", errors="ignore"))
+    valid_multibyte = non_ascii - invalid
+    # In real cp1252 text an accented byte is followed by ASCII, which is never valid UTF-8,
+    # so many valid multi-byte sequences mean the file really is UTF-8.
+    if valid_multibyte > 4 * invalid:
+        logger.debug("mostly UTF-8 with %d undecodable sequences", invalid)
+        return DecodedText(lenient, "utf-8", invalid)
+    try:
+        return DecodedText(data.decode("cp1252"), "cp1252", 0)
+    except UnicodeDecodeError:
+        return DecodedText(data.decode("latin-1"), "latin-1", 0)
+
+
+def decode_text(data: bytes) -> str:
+    """Decode a text file's bytes (see `decode_bytes`)."""
+    return decode_bytes(data).text
+
+
+def _decode_sample(sample: bytes, complete: bool) -> str:
+    """Like `decode_bytes`, but a multi-byte character cut at the sample's end is no error."""
+    bom = _bom_encoding(sample)
+    if bom is not None:
+        encoding, skip = bom
+        return codecs.getincrementaldecoder(encoding)(errors="replace").decode(sample[skip:], final=complete)
+    try:
+        return codecs.getincrementaldecoder("utf-8")().decode(sample, final=complete)
+    except UnicodeDecodeError:
+        pass
+    if complete:
+        return decode_bytes(sample).text
+    # Trim a possibly cut character before judging, then reuse the full-file rules.
+    return decode_bytes(sample[: max(len(sample) - 3, 0)]).text
+
+
+def _bad_char_ratio(text: str) -> float:
+    if not text:
+        return 0.0
+    bad = 0
+    for ch in text:
+        if ch in "\t\n\r\f\v":
+            continue
+        if ch == "\ufffd" or unicodedata.category(ch) in ("Cc", "Cn", "Cs"):
+            bad += 1
+    return bad / len(text)
+
+
+# --------------------------------------------------------------------------------------------
+# Containers: ZIP (OOXML, ODF, plain archives) and OLE2 (legacy Office, encrypted OOXML)
+# --------------------------------------------------------------------------------------------
+
+
+def _classify_zip(path: Path) -> FileType:
+    name = path.name
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = set(zf.namelist())
+            content_types = ""
+            if "[Content_Types].xml" in names:
+                content_types = zf.read("[Content_Types].xml")[:200_000].decode("utf-8", "replace").lower()
+            mimetype = ""
+            if "mimetype" in names:
+                mimetype = zf.read("mimetype")[:200].decode("ascii", "replace").strip()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as e:
+        raise CorruptFileError(
+            f"{name} looks like a ZIP-based file (DOCX?) but cannot be opened: {e}.",
+            hint="Open it in Word and save it again, then re-ingest it.",
+        ) from e
+
+    if "word/document.xml" in names or any(t in content_types for t in _WORD_CONTENT_TYPES):
+        return FileType.DOCX
+    if "spreadsheetml" in content_types or "xl/workbook.xml" in names:
+        what, hint = "an Excel workbook (.xlsx)", "Save or print it as PDF and ingest that."
+    elif "presentationml" in content_types or "ppt/presentation.xml" in names:
+        what, hint = "a PowerPoint presentation (.pptx)", "Save it as PDF and ingest that."
+    elif mimetype == "application/vnd.oasis.opendocument.text":
+        what, hint = "an OpenDocument text file (.odt)", "Save it as .docx or PDF and ingest that."
+    elif mimetype.startswith("application/vnd.oasis.opendocument"):
+        what, hint = "an OpenDocument file", _CONVERT_HINT
+    elif mimetype == "application/epub+zip":
+        what, hint = "an EPUB e-book", _CONVERT_HINT
+    else:
+        what, hint = "a ZIP archive", "Extract the archive and ingest the files inside it."
+    raise UnsupportedFileError(f"{name}: unsupported file type ({what}). {_SUPPORTED_SENTENCE}", hint=hint)
+
+
+_OLE_FREE = 0xFFFFFFFF
+_OLE_MAX_SECTOR = 0xFFFFFFFA
+
+
+def _ole_stream_names(path: Path, max_entries: int = 4096) -> list[str]:
+    """Names in an OLE2 compound file's directory, walking the FAT chain.
+
+    The directory can sit anywhere in the file (in big files, often near the end), so a
+    byte scan of the first KiBs is not enough to tell a .doc from an encrypted .docx.
+    Only the 109 FAT sectors listed in the header are used: enough for files up to ~7 MB
+    with 512-byte sectors, and the directory chain is almost always covered even then.
+    """
+    names: list[str] = []
+    with path.open("rb") as f:
+        header = f.read(512)
+        if len(header) < 512 or not header.startswith(_OLE_MAGIC):
+            return names
+        sector_shift = struct.unpack_from("<H", header, 0x1E)[0]
+        if sector_shift not in (9, 12):
+            return names
+        sector_size = 1 << sector_shift
+        dir_start = struct.unpack_from("<I", header, 0x30)[0]
+        difat = [s for s in struct.unpack_from("<109I", header, 0x4C) if s < _OLE_MAX_SECTOR]
+
+        def read_sector(sid: int) -> bytes:
+            f.seek((sid + 1) * sector_size)
+            return f.read(sector_size)
+
+        fat: list[int] = []
+        for sid in difat:
+            data = read_sector(sid)
+            fat.extend(struct.unpack(f"<{len(data) // 4}I", data[: len(data) // 4 * 4]))
+
+        sid = dir_start
+        seen: set[int] = set()
+        while sid < _OLE_MAX_SECTOR and sid not in seen and len(names) < max_entries:
+            seen.add(sid)
+            data = read_sector(sid)
+            for off in range(0, len(data) - 127, 128):
+                name_len = struct.unpack_from("<H", data, off + 0x40)[0]
+                if 2 <= name_len <= 64:
+                    names.append(data[off : off + name_len - 2].decode("utf-16-le", "replace"))
+            sid = fat[sid] if sid < len(fat) else _OLE_FREE
+    return names
+
+
+def _classify_ole(path: Path, head: bytes) -> None:
+    """Always raises: CaseTrack reads no OLE2 format, but says which one it is."""
+    name = path.name
+    try:
+        names = set(_ole_stream_names(path))
+    except (OSError, struct.error) as e:
+        logger.debug("cannot read OLE directory of %s: %s", path, e)
+        names = set()
+    if not names:
+        # Damaged directory: fall back to spotting the stream names in the bytes we have.
+        for candidate in ("EncryptedPackage", "WordDocument", "Workbook", "PowerPoint Document"):
+            if candidate.encode("utf-16-le") in head:
+                names.add(candidate)
+
+    if "EncryptedPackage" in names:
+        raise EncryptedFileError(
+            f"{name} is password-protected (encrypted Office file).",
+            hint="Open it with its password, save an unprotected copy "
+            "(File > Info > Protect Document > Encrypt with Password, clear the password) "
+            "and ingest that.",
+        )
+    if "WordDocument" in names or (not names and path.suffix.lower() in (".doc", ".dot")):
+        raise UnsupportedFileError(
+            f"{name} is a legacy Word .doc file.",
+            hint="Save it as .docx (File > Save As) and ingest that.",
+        )
+    if "Workbook" in names or "Book" in names:
+        what, hint = "a legacy Excel .xls workbook", "Save or print it as PDF and ingest that."
+    elif "PowerPoint Document" in names:
+        what, hint = "a legacy PowerPoint .ppt file", "Save it as PDF and ingest that."
+    elif any(n.startswith("__substg1.0_") or n.startswith("__properties_version1.0") for n in names):
+        what, hint = "an Outlook .msg e-mail", "Save the e-mail as PDF (File > Print > PDF) and ingest that."
+    else:
+        what, hint = "an old Microsoft Office (OLE2) file", _CONVERT_HINT
+    raise UnsupportedFileError(f"{name}: unsupported file type ({what}). {_SUPPORTED_SENTENCE}", hint=hint)
+
+
+# --------------------------------------------------------------------------------------------
+# Magic numbers
+# --------------------------------------------------------------------------------------------
+
+
+def _is_image(head: bytes) -> bool:
+    if head.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"II*\x00", b"MM\x00*", b"GIF87a", b"GIF89a")):
+        return True
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return True
+    # "BM" alone would match text starting with "BM"; the reserved header words must be 0.
+    return len(head) >= 26 and head[:2] == b"BM" and head[6:10] == b"\x00\x00\x00\x00"
+
+
+_UNSUPPORTED_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x1f\x8b", "a gzip archive"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (b"Rar!\x1a\x07", "a RAR archive"),
+    (b"MZ", "a Windows program"),
+    (b"\x7fELF", "a Linux program"),
+    (b"%!PS", "a PostScript file"),
+    (b"\x00\x00\x00\x0cjP  ", "a JPEG 2000 image"),
+    (b"ID3", "an MP3 audio file"),
+    (b"OggS", "an Ogg media file"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+)
+
+
+def _looks_like(head: bytes) -> str:
+    for magic, what in _UNSUPPORTED_MAGIC:
+        if head.startswith(magic):
+            return what
+    if head[4:8] == b"ftyp":
+        brand = head[8:12]
+        if brand in (b"heic", b"heix", b"mif1", b"msf1"):
+            return "a HEIC image"
+        return "an MP4/QuickTime media file"
+    return "binary data"
+
+
+_RTF_START = re.compile(rb"^(?:\xef\xbb\xbf)?\s*\{\\rtf", re.DOTALL)
+
+
+# --------------------------------------------------------------------------------------------
+# Entry point
+# --------------------------------------------------------------------------------------------
+
+
+def detect_file_type(path: Path) -> FileType:
+    """The file's type by content (magic bytes), using the extension only to split TXT/MD.
+
+    Raises EmptyFileError, EncryptedFileError, CorruptFileError or UnsupportedFileError
+    (all ParseError), each with a hint saying what the user can do.
+    """
+    name = path.name
+    ext = path.suffix.lower()
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as f:
+            head = f.read(_SNIFF_BYTES)
+    except FileNotFoundError as e:
+        raise ParseError(f"{name} does not exist.", hint="Check the path and try again.") from e
+    except IsADirectoryError as e:
+        raise ParseError(f"{name} is a folder, not a file.") from e
+    except OSError as e:
+        raise ParseError(
+            f"{name} cannot be read: {e.strerror or e}.", hint="Check the file's permissions."
+        ) from e
+
+    if size == 0 or not head:
+        raise EmptyFileError(f"{name} is empty (0 bytes).", hint="Check that the file was copied completely.")
+
+    # Magic numbers at offset 0 first: a ZIP that stores a PDF uncompressed has "%PDF-" in
+    # its first KiB too.
+    if head.startswith(b"%PDF-"):
+        return FileType.PDF
+    if head.startswith(_ZIP_MAGICS):
+        return _classify_zip(path)
+    if head.startswith(_OLE_MAGIC):
+        _classify_ole(path, head)
+    if _RTF_START.match(head[:64]):
+        return FileType.RTF
+    if _is_image(head):
+        return FileType.IMAGE
+    if b"%PDF-" in head[:_PDF_WINDOW]:
+        return FileType.PDF
+
+    complete = size <= len(head)
+    bom = _bom_encoding(head)
+    if bom is not None or b"\x00" not in head:
+        text = _decode_sample(head, complete)
+        if not text.strip():
+            if complete:
+                raise EmptyFileError(
+                    f"{name} contains only whitespace.", hint="Check that the file was saved completely."
+                )
+            # A huge run of leading blanks says nothing about the rest; treat it as text.
+            return FileType.MARKDOWN if ext in MARKDOWN_EXTENSIONS else FileType.TEXT
+        if _bad_char_ratio(text) <= _MAX_BAD_CHAR_RATIO:
+            return FileType.MARKDOWN if ext in MARKDOWN_EXTENSIONS else FileType.TEXT
+
+    # The bytes matched nothing we read. A known extension means a damaged file rather than
+    # a foreign format, which calls for a different next step.
+    expected = {
+        ".pdf": "PDF",
+        ".docx": "DOCX",
+        ".rtf": "RTF",
+        ".png": "PNG",
+        ".jpg": "JPEG",
+        ".jpeg": "JPEG",
+        ".tif": "TIFF",
+        ".tiff": "TIFF",
+    }.get(ext)
+    what = _looks_like(head)
+    if expected is not None and what == "binary data":
+        raise CorruptFileError(
+            f"{name} has a {ext} extension but does not look like a {expected} file "
+            "(it may be damaged or incompletely downloaded).",
+            hint="Open it in its usual program and save or export it again, then re-ingest it.",
+        )
+    if ext == ".doc" and what == "binary data":
+        what = "not a Word file despite its .doc extension"
+    raise UnsupportedFileError(f"{name}: unsupported file type ({what}). {_SUPPORTED_SENTENCE}", hint=_CONVERT_HINT)
