@@ -182,6 +182,7 @@ class SearchHit:
     text: str
     score: float
     provenance: Provenance
+    snippet: str = ""  # the sentences of `text` that best match the query
 
     @property
     def citation(self) -> str:

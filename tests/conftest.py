@@ -18,7 +18,7 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "casetrack-home"
     monkeypatch.setenv("CASETRACK_HOME", str(home))
     monkeypatch.setenv("CASETRACK_MODELS_DIR", str(MODELS))
-    monkeypatch.setenv("LANCE_LOG", "error")
+    monkeypatch.setenv("LANCEDB_LOG", "error")
     return home
 
 

@@ -54,7 +54,7 @@ def cli(ctx: click.Context, data_dir: str | None, models_dir: str | None, verbos
     """CaseTrack: search your case documents locally, with exact citations."""
     _configure_logging(verbose)
     # LanceDB's Rust core logs warnings (e.g. "No existing dataset") straight to stderr.
-    os.environ.setdefault("LANCE_LOG", "error")
+    os.environ.setdefault("LANCEDB_LOG", "error")
     from casetrack.config import resolve_settings
 
     ctx.obj = resolve_settings(data_dir, models_dir, environ={})
@@ -88,7 +88,3 @@ _register()
 
 def main() -> None:
     cli(prog_name="casetrack")
-
-
-if __name__ == "__main__":
-    main()

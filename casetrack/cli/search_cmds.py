@@ -26,6 +26,7 @@ def response_json(r: SearchResponse) -> dict[str, Any]:
             {
                 "chunk_id": h.chunk_id,
                 "text": h.text,
+                "snippet": h.snippet,
                 "score": h.score,
                 "citation": h.citation,
                 "citation_short": h.provenance.citation_short(),
@@ -51,6 +52,7 @@ def response_json(r: SearchResponse) -> dict[str, Any]:
 
 
 def print_response(r: SearchResponse, snippet_chars: int = 400) -> None:
+    """Human output: citation, then the matching sentences of each result."""
     for warning in r.warnings:
         click.secho(f"Note: {warning}", fg="yellow", err=True)
     if not r.hits:
@@ -58,10 +60,7 @@ def print_response(r: SearchResponse, snippet_chars: int = 400) -> None:
         return
     for i, h in enumerate(r.hits, start=1):
         click.secho(f"{i}. {h.citation}", bold=True)
-        text = " ".join(h.text.split())
-        if len(text) > snippet_chars:
-            text = text[:snippet_chars].rsplit(" ", 1)[0] + " …"
-        click.echo(textwrap.indent(textwrap.fill(text, 100), "   "))
+        click.echo(textwrap.indent(textwrap.fill(h.snippet or h.text[:snippet_chars], 100), "   "))
     click.echo(f"({len(r.hits)} results in {r.timings_ms.get('total', 0):.0f} ms)")
 
 

@@ -10,7 +10,7 @@ import logging
 import time
 import traceback
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -43,9 +43,9 @@ class PassageEncoder(Protocol):
     @property
     def fingerprint(self) -> str: ...
 
-    def encode_passages(self, texts: list[str], batch_size: int = 16) -> np.ndarray: ...
+    def encode_passages(self, texts: Sequence[str], batch_size: int = 16) -> np.ndarray: ...
 
-    def count_tokens(self, texts: list[str]) -> list[int]: ...
+    def count_tokens(self, texts: Sequence[str]) -> list[int]: ...
 
 
 @dataclass

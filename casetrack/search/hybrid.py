@@ -17,6 +17,7 @@ import numpy as np
 from casetrack.domain import ExtractionMethod, Provenance, SearchHit, SearchResponse
 from casetrack.errors import CaseTrackError, DocumentNotFoundError
 from casetrack.search.fusion import reciprocal_rank_fusion
+from casetrack.search.snippet import best_snippet
 from casetrack.store.case_store import CaseStore, gen_of_chunk
 from casetrack.store.lance_tables import sql_in
 
@@ -120,7 +121,13 @@ def search(
         if row is None:  # deleted between ranking and fetch
             continue
         response.hits.append(
-            SearchHit(chunk_id=chunk_id, text=row["text"], score=round(score, 6), provenance=_provenance(row, names))
+            SearchHit(
+                chunk_id=chunk_id,
+                text=row["text"],
+                score=round(score, 6),
+                provenance=_provenance(row, names),
+                snippet=best_snippet(row["text"], query, store.bm25.analyzer),
+            )
         )
     lap("fetch", t)
     timings["total"] = round((time.perf_counter() - started) * 1000, 2)

@@ -104,7 +104,8 @@ class Bm25Index:
         counts: dict[str, int] = {}
         for doc_id in doc_ids:
             query = tantivy.Query.term_query(self.schema, "doc_id", doc_id)
-            counts[doc_id] = int(searcher.search(query, limit=1, count=True).count or 0)
+            result = searcher.search(query, limit=1, count=True)
+            counts[doc_id] = int(getattr(result, "count", 0) or 0)  # not in tantivy's type stubs
         return counts
 
     def total(self) -> int:
@@ -123,7 +124,7 @@ class Bm25Index:
         """Term queries for every analyzed token, phrase queries for quoted phrases."""
         clauses: list[tuple[tantivy.Occur, tantivy.Query]] = []
         for match in _QUOTED.finditer(text):
-            words = self.analyzer.analyze(match.group(1) or match.group(2))
+            words: list[str | tuple[int, str]] = list(self.analyzer.analyze(match.group(1) or match.group(2)))
             if len(words) > 1:
                 clauses.append((tantivy.Occur.Must, tantivy.Query.phrase_query(self.schema, "text", words)))
         seen: set[str] = set()

@@ -204,4 +204,4 @@ class LanceTables:
         query = table.search(vector.astype(np.float32), vector_column_name="vector").metric("cosine")
         if where:
             query = query.where(where, prefilter=True)
-        return list(query.select(["chunk_id", "doc_id", "gen"]).limit(limit).to_list())
+        return list(query.select(["chunk_id", "doc_id", "gen", "_distance"]).limit(limit).to_list())

@@ -1,0 +1,5 @@
+"""`python -m casetrack` runs the CLI."""
+
+from casetrack.cli.main import main
+
+main()
