@@ -18,7 +18,8 @@ from casetrack.errors import (
     ParseError,
     UnsupportedFileError,
 )
-from casetrack.parse.detect import SUPPORTED_EXTENSIONS, decode_bytes, decode_text, detect_file_type
+from casetrack.parse.detect import SUPPORTED_EXTENSIONS, detect_file_type
+from casetrack.parse.textcodec import decode_bytes, decode_text
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 PDF = DATA / "legal_docs_us_courts" / "recap_documents" / "ca9_19.pdf"

@@ -11,7 +11,8 @@ import pytest
 
 from casetrack.domain import FileType, Page, ParagraphKind, ParsedDocument
 from casetrack.errors import CorruptFileError, EmptyFileError, EncryptedFileError, ParseError
-from casetrack.parse.docx import format_number, parse_docx
+from casetrack.parse.docx import parse_docx
+from casetrack.parse.docx_numbering import format_number
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 CORPUS = DATA / "docx"

@@ -7,14 +7,11 @@ messages. Every rejection says what the file looks like and what to do about it.
 
 from __future__ import annotations
 
-import codecs
 import logging
-import re
 import struct
 import unicodedata
 import zipfile
 from pathlib import Path
-from typing import NamedTuple
 
 from casetrack.domain import FileType
 from casetrack.errors import (
@@ -24,6 +21,9 @@ from casetrack.errors import (
     ParseError,
     UnsupportedFileError,
 )
+from casetrack.parse.ole2 import OLE_MAGIC, ole_stream_names
+from casetrack.parse.rtf_tokens import RTF_START
+from casetrack.parse.textcodec import bom_encoding, decode_sample
 
 logger = logging.getLogger(__name__)
 
@@ -55,7 +55,6 @@ _SNIFF_BYTES = 64 * 1024
 # prepend headers), so we do too.
 _PDF_WINDOW = 1024
 
-_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")
 
 # Share of characters that may be control/unassigned/undecodable in something we call text.
@@ -67,85 +66,6 @@ _WORD_CONTENT_TYPES = (
     "ms-word.document.macroenabled.main+xml",
     "ms-word.template.macroenabledtemplate.main+xml",
 )
-
-
-# --------------------------------------------------------------------------------------------
-# Text decoding (shared by the TXT/MD and RTF parsers)
-# --------------------------------------------------------------------------------------------
-
-_BOMS: tuple[tuple[bytes, str], ...] = (
-    # UTF-32 first: its little-endian BOM starts with the UTF-16 one.
-    (codecs.BOM_UTF32_LE, "utf-32-le"),
-    (codecs.BOM_UTF32_BE, "utf-32-be"),
-    (codecs.BOM_UTF8, "utf-8"),
-    (codecs.BOM_UTF16_LE, "utf-16-le"),
-    (codecs.BOM_UTF16_BE, "utf-16-be"),
-)
-
-
-class DecodedText(NamedTuple):
-    text: str
-    encoding: str
-    replaced: int  # undecodable sequences turned into U+FFFD
-
-
-def _bom_encoding(data: bytes) -> tuple[str, int] | None:
-    for bom, encoding in _BOMS:
-        if data.startswith(bom):
-            return encoding, len(bom)
-    return None
-
-
-def decode_bytes(data: bytes) -> DecodedText:
-    """Decode a text file's bytes, saying which encoding won.
-
-    Order: BOM; strict UTF-8; UTF-8 with a few bad bytes replaced when the rest is clearly
-    UTF-8 (a stray byte pasted into an otherwise UTF-8 file); cp1252 (what Windows in Brazil
-    writes); latin-1, which never fails.
-    """
-    bom = _bom_encoding(data)
-    if bom is not None:
-        encoding, skip = bom
-        text = data[skip:].decode(encoding, errors="replace")
-        return DecodedText(text, encoding, text.count("\ufffd"))
-    try:
-        return DecodedText(data.decode("utf-8"), "utf-8", 0)
-    except UnicodeDecodeError:
-        pass
-    lenient = data.decode("utf-8", errors="replace")
-    invalid = lenient.count("\ufffd")
-    non_ascii = len(lenient) - len(lenient.encode("ascii", errors="ignore"))
-    valid_multibyte = non_ascii - invalid
-    # In real cp1252 text an accented byte is followed by ASCII, which is never valid UTF-8,
-    # so many valid multi-byte sequences mean the file really is UTF-8.
-    if valid_multibyte > 4 * invalid:
-        logger.debug("mostly UTF-8 with %d undecodable sequences", invalid)
-        return DecodedText(lenient, "utf-8", invalid)
-    try:
-        return DecodedText(data.decode("cp1252"), "cp1252", 0)
-    except UnicodeDecodeError:
-        return DecodedText(data.decode("latin-1"), "latin-1", 0)
-
-
-def decode_text(data: bytes) -> str:
-    """Decode a text file's bytes (see `decode_bytes`)."""
-    return decode_bytes(data).text
-
-
-def _decode_sample(sample: bytes, complete: bool) -> str:
-    """Like `decode_bytes`, but a multi-byte character cut at the sample's end is no error."""
-    bom = _bom_encoding(sample)
-    if bom is not None:
-        encoding, skip = bom
-        return codecs.getincrementaldecoder(encoding)(errors="replace").decode(sample[skip:], final=complete)
-    try:
-        return codecs.getincrementaldecoder("utf-8")().decode(sample, final=complete)
-    except UnicodeDecodeError:
-        pass
-    if complete:
-        return decode_bytes(sample).text
-    # Trim a possibly cut character before judging, then reuse the full-file rules.
-    return decode_bytes(sample[: max(len(sample) - 3, 0)]).text
 
 
 def _bad_char_ratio(text: str) -> float:
@@ -199,57 +119,11 @@ def _classify_zip(path: Path) -> FileType:
     raise UnsupportedFileError(f"{name}: unsupported file type ({what}). {_SUPPORTED_SENTENCE}", hint=hint)
 
 
-_OLE_FREE = 0xFFFFFFFF
-_OLE_MAX_SECTOR = 0xFFFFFFFA
-
-
-def _ole_stream_names(path: Path, max_entries: int = 4096) -> list[str]:
-    """Names in an OLE2 compound file's directory, walking the FAT chain.
-
-    The directory can sit anywhere in the file (in big files, often near the end), so a
-    byte scan of the first KiBs is not enough to tell a .doc from an encrypted .docx.
-    Only the 109 FAT sectors listed in the header are used: enough for files up to ~7 MB
-    with 512-byte sectors, and the directory chain is almost always covered even then.
-    """
-    names: list[str] = []
-    with path.open("rb") as f:
-        header = f.read(512)
-        if len(header) < 512 or not header.startswith(_OLE_MAGIC):
-            return names
-        sector_shift = struct.unpack_from("<H", header, 0x1E)[0]
-        if sector_shift not in (9, 12):
-            return names
-        sector_size = 1 << sector_shift
-        dir_start = struct.unpack_from("<I", header, 0x30)[0]
-        difat = [s for s in struct.unpack_from("<109I", header, 0x4C) if s < _OLE_MAX_SECTOR]
-
-        def read_sector(sid: int) -> bytes:
-            f.seek((sid + 1) * sector_size)
-            return f.read(sector_size)
-
-        fat: list[int] = []
-        for sid in difat:
-            data = read_sector(sid)
-            fat.extend(struct.unpack(f"<{len(data) // 4}I", data[: len(data) // 4 * 4]))
-
-        sid = dir_start
-        seen: set[int] = set()
-        while sid < _OLE_MAX_SECTOR and sid not in seen and len(names) < max_entries:
-            seen.add(sid)
-            data = read_sector(sid)
-            for off in range(0, len(data) - 127, 128):
-                name_len = struct.unpack_from("<H", data, off + 0x40)[0]
-                if 2 <= name_len <= 64:
-                    names.append(data[off : off + name_len - 2].decode("utf-16-le", "replace"))
-            sid = fat[sid] if sid < len(fat) else _OLE_FREE
-    return names
-
-
 def _classify_ole(path: Path, head: bytes) -> None:
     """Always raises: CaseTrack reads no OLE2 format, but says which one it is."""
     name = path.name
     try:
-        names = set(_ole_stream_names(path))
+        names = set(ole_stream_names(path))
     except (OSError, struct.error) as e:
         logger.debug("cannot read OLE directory of %s: %s", path, e)
         names = set()
@@ -322,9 +196,6 @@ def _looks_like(head: bytes) -> str:
     return "binary data"
 
 
-_RTF_START = re.compile(rb"^(?:\xef\xbb\xbf)?\s*\{\\rtf", re.DOTALL)
-
-
 # --------------------------------------------------------------------------------------------
 # Entry point
 # --------------------------------------------------------------------------------------------
@@ -360,9 +231,9 @@ def detect_file_type(path: Path) -> FileType:
         return FileType.PDF
     if head.startswith(_ZIP_MAGICS):
         return _classify_zip(path)
-    if head.startswith(_OLE_MAGIC):
+    if head.startswith(OLE_MAGIC):
         _classify_ole(path, head)
-    if _RTF_START.match(head[:64]):
+    if RTF_START.match(head[:64]):
         return FileType.RTF
     if _is_image(head):
         return FileType.IMAGE
@@ -370,9 +241,9 @@ def detect_file_type(path: Path) -> FileType:
         return FileType.PDF
 
     complete = size <= len(head)
-    bom = _bom_encoding(head)
+    bom = bom_encoding(head)
     if bom is not None or b"\x00" not in head:
-        text = _decode_sample(head, complete)
+        text = decode_sample(head, complete)
         if not text.strip():
             if complete:
                 raise EmptyFileError(
@@ -404,4 +275,6 @@ def detect_file_type(path: Path) -> FileType:
         )
     if ext == ".doc" and what == "binary data":
         what = "not a Word file despite its .doc extension"
-    raise UnsupportedFileError(f"{name}: unsupported file type ({what}). {_SUPPORTED_SENTENCE}", hint=_CONVERT_HINT)
+    raise UnsupportedFileError(
+        f"{name}: unsupported file type ({what}). {_SUPPORTED_SENTENCE}", hint=_CONVERT_HINT
+    )

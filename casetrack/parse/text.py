@@ -14,8 +14,8 @@ from pathlib import Path
 
 from casetrack.domain import FileType, Page, ParagraphKind, ParsedDocument
 from casetrack.errors import EmptyFileError, ParseError
-from casetrack.parse.detect import decode_bytes
 from casetrack.parse.pagebuilder import PageBuilder
+from casetrack.parse.textcodec import decode_bytes
 
 logger = logging.getLogger(__name__)
 

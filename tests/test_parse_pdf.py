@@ -1,0 +1,335 @@
+"""PDF parsing on real files: layout (columns, lines, paragraphs), needs-OCR pages, errors."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from casetrack.domain import ExtractionMethod, FileType, Page, ParagraphKind, ParsedDocument
+from casetrack.errors import CorruptFileError, EmptyFileError, EncryptedFileError, NoTextError, ParseError
+from casetrack.parse import pdf as pdf_module
+from casetrack.parse.pdf import parse_pdf, pdf_page_count
+from casetrack.parse.pdf_layout import Word, clean_text, reading_blocks
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+ROBUST = DATA / "pdf_robustness"
+PLUMBER = ROBUST / "pdfplumber_tests" / "pdfs"
+BENCH = DATA / "legal_span_bench"
+COURTS = DATA / "legal_docs_us_courts"
+
+LINKPLUS = "cuad_pdf/Part_I/Affiliate_Agreements/LinkPlusCorp_20050802_8-K_EX-10_3240252_EX-10_Affiliate Agreement.pdf"
+
+
+def need(path: Path) -> Path:
+    if not path.exists():
+        pytest.skip(f"test data missing: {path}")
+    return path
+
+
+def flat(text: str) -> str:
+    """Page text as one line: hyphenated words and dash-broken numbers rejoined, whitespace
+    collapsed ("adip-\niscing" → "adipiscing", "2018–\n23" → "2018–23")."""
+    return " ".join(text.replace("-\n", "").replace("–\n", "–").split())
+
+
+def alnum(text: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", text.lower())
+
+
+def assert_spans_consistent(page: Page) -> None:
+    text = page.text
+    assert [ln.number for ln in page.lines] == list(range(1, len(page.lines) + 1))
+    assert [p.number for p in page.paragraphs] == list(range(1, len(page.paragraphs) + 1))
+    previous_end = 0
+    for ln in page.lines:
+        assert previous_end <= ln.start < ln.end <= len(text)
+        line = text[ln.start : ln.end]
+        assert "\n" not in line and line == line.strip()
+        previous_end = ln.end
+    line_starts = {ln.start for ln in page.lines}
+    line_ends = {ln.end for ln in page.lines}
+    covered = 0
+    for para in page.paragraphs:
+        assert para.start in line_starts and para.end in line_ends
+        covered += sum(1 for ln in page.lines if para.start <= ln.start and ln.end <= para.end)
+    assert covered == len(page.lines)  # every line in exactly one paragraph
+    if page.lines:
+        assert "\n".join(text[ln.start : ln.end] for ln in page.lines) == text.replace("\n\n", "\n")
+
+
+# --------------------------------------------------------------------------------------------
+# real documents
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def linkplus() -> ParsedDocument:
+    return parse_pdf(need(BENCH / LINKPLUS))
+
+
+def test_cuad_pdf_pages_match_manifest(linkplus: ParsedDocument) -> None:
+    manifest = json.loads((BENCH / "cuad_pdf_manifest.json").read_text())
+    expected = next(m["pages"] for m in manifest if m["pdf"] == LINKPLUS)
+    assert linkplus.file_type is FileType.PDF
+    assert linkplus.page_count == expected == len(linkplus.pages)
+    assert [p.number for p in linkplus.pages] == list(range(1, expected + 1))
+    assert pdf_page_count(BENCH / LINKPLUS) == expected
+    assert all(p.extraction_method is ExtractionMethod.NATIVE and not p.needs_ocr for p in linkplus.pages)
+    for page in linkplus.pages:
+        assert_spans_consistent(page)
+
+
+def test_cuad_gold_sentences_are_on_their_gold_pages(linkplus: ParsedDocument) -> None:
+    gold = json.loads((BENCH / "benchmarks/cuad_pdf_page_gold.json").read_text())["spans"]
+    tests = json.loads((BENCH / "benchmarks/cuad.json").read_text())["tests"]
+    pages = [alnum(p.text) for p in linkplus.pages]
+    checked = 0
+    for g in gold:
+        if g["pdf"] != LINKPLUS or not g.get("pages"):
+            continue
+        snippet = next(s for s in tests[g["test_index"]]["snippets"] if s["span"] == g["span"])
+        source = (BENCH / "corpus" / snippet["file_path"]).read_text(encoding="utf-8")
+        target = alnum(source[g["span"][0] : g["span"][1]])
+        first, last = g["pages"]
+        if first != last or len(target) < 20:
+            continue
+        found = [i + 1 for i, text in enumerate(pages) if target in text]
+        assert found and found[0] == first, (g["span"], g["pages"], found)
+        checked += 1
+    assert checked >= 3
+
+
+def test_cuad_paragraphs_and_headings(linkplus: ParsedDocument) -> None:
+    page = linkplus.pages[0]
+    paragraphs = {page.text[p.start : p.end]: p.kind for p in page.paragraphs}
+    assert paragraphs.get("RECITALS") is ParagraphKind.HEADING
+    recital = next(t for t in paragraphs if t.startswith("WHEREAS, LKPL has developed"))
+    assert paragraphs[recital] is ParagraphKind.BODY
+    assert recital.count("\n") == 2  # three visual lines, one paragraph
+    # Citation: the line holding a phrase is found by offset.
+    at = page.text.index("hardware manufacturing capacities")
+    line = page.line_at(at)
+    assert line is not None and page.text[line.start : line.end].startswith("with hardware manufacturing")
+
+
+def test_federal_register_columns_are_not_interleaved() -> None:
+    doc = parse_pdf(need(PLUMBER / "federal-register-2020-17221.pdf"))
+    assert len(doc.pages) == 15
+    for page in doc.pages:
+        assert_spans_consistent(page)
+    text = flat(doc.pages[0].text)
+    # Sentences running down the middle and the right column of a three-column page.
+    assert (
+        "Since AD 2018–23–51 was issued, the agency has determined that final corrective action is "
+        "necessary to address the unsafe condition." in text
+    )
+    assert (
+        "CBI is commercial or financial information that is both customarily and actually treated "
+        "as private by its owner." in text
+    )
+    # The left column's boxed notice is read before the middle column starts.
+    assert text.index("rule making prior to the adoption of the final rules.") < text.index(
+        "AGENCY: Federal Aviation"
+    )
+
+
+def test_latex_two_columns_under_a_full_width_title() -> None:
+    doc = parse_pdf(need(ROBUST / "py-pdf_sample-files/026-latex-multicolumn/multicolumn.pdf"))
+    page = doc.pages[0]
+    assert_spans_consistent(page)
+    text = flat(page.text)
+    assert text.startswith("Two-Column Document with Lorem Ipsum Your Name")
+    assert (
+        "Lorem ipsum dolor sit amet, consectetuer adipiscing elit. Ut purus elit, vestibulum ut, placerat ac, "
+        "adipiscing vitae, felis. Curabitur dictum gravida mauris." in text
+    )
+    # Whole left column, then the right one.
+    assert text.index("Vivamus viverra fermentum felis.") < text.index("Phasellus adipiscing semper elit.")
+    assert page.paragraphs[0].kind is ParagraphKind.HEADING
+    # Page 3 holds a table with narrow cells: its rows stay rows, not columns.
+    assert "Austria 8.9 83,879 Vienna German" in doc.pages[2].text.split("\n")
+
+
+def test_scotus_transcript_keeps_its_numbered_lines() -> None:
+    doc = parse_pdf(need(PLUMBER / "scotus-transcript-p1.pdf"))
+    page = doc.pages[0]
+    assert_spans_consistent(page)
+    lines = [page.text[ln.start : ln.end] for ln in page.lines]
+    assert "1 IN THE SUPREME COURT OF THE UNITED STATES" in lines
+    assert "12 The above-entitled matter came on for oral" in lines
+    assert "13 argument before the Supreme Court of the United States" in lines
+    assert lines.index("12 The above-entitled matter came on for oral") + 1 == lines.index(
+        "13 argument before the Supreme Court of the United States"
+    )
+
+
+def test_rotated_page_reads_as_lines() -> None:
+    doc = parse_pdf(need(PLUMBER / "nics-background-checks-2015-11-rotated.pdf"))
+    lines = doc.pages[0].text.split("\n")
+    assert "NICS Firearm Background Checks" in lines
+    assert any(line.startswith("Alabama 18,870 23,022") for line in lines)
+
+
+def test_scanned_pages_inside_a_text_pdf_are_flagged() -> None:
+    doc = parse_pdf(need(COURTS / "vector-pdf.pdf"))
+    assert doc.needs_ocr_pages == [29, 30]
+    for page in doc.pages[28:]:
+        assert page.needs_ocr and page.extraction_method is ExtractionMethod.NONE
+        assert page.text == "" and not page.paragraphs
+    assert any(w.startswith("p. 29:") and "OCR" in w for w in doc.warnings)
+    assert "TARRANT REGIONAL WATER" in doc.pages[0].text
+
+
+# --------------------------------------------------------------------------------------------
+# errors
+# --------------------------------------------------------------------------------------------
+
+
+def test_password_protected() -> None:
+    path = need(PLUMBER / "password-example.pdf")
+    with pytest.raises(EncryptedFileError) as err:
+        parse_pdf(path)
+    assert err.value.message == "password-example.pdf is password-protected."
+    assert err.value.hint and "--password" in err.value.hint and "qpdf --decrypt" in err.value.hint
+    with pytest.raises(EncryptedFileError, match="password given"):
+        parse_pdf(path, password="wrong")
+    doc = parse_pdf(path, password="test")
+    assert len(doc.pages) == 4
+    assert "Backup4all" in doc.pages[0].text
+
+
+def test_owner_password_only_opens_without_password() -> None:
+    for name in ("r2-owner-password.pdf", "r4-owner-password.pdf", "r6-owner-password.pdf"):
+        doc = parse_pdf(need(ROBUST / "pypdf_resources/encryption" / name))
+        assert "pdf encryption test password" in flat(doc.pages[0].text)
+
+
+@pytest.mark.parametrize("path", [PLUMBER / "empty.pdf", COURTS / "empty.pdf"], ids=["plumber", "courts"])
+def test_zero_byte_file(path: Path) -> None:
+    with pytest.raises(EmptyFileError, match="empty"):
+        parse_pdf(need(path))
+
+
+def test_image_only_pdf_needs_ocr() -> None:
+    with pytest.raises(NoTextError) as err:
+        parse_pdf(need(COURTS / "image-pdf.pdf"))
+    assert "none of its 2 pages has a text layer" in err.value.message
+    assert err.value.hint and "ocrmypdf" in err.value.hint
+
+
+def test_garbage_text_layer_needs_ocr() -> None:
+    # Every glyph is an unmapped (cid:N) code.
+    with pytest.raises(NoTextError, match="scanned"):
+        parse_pdf(need(ROBUST / "pdfjs_subset/complex_ttf_font.pdf"))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "issue7665.pdf",
+        "issue6108.pdf",
+        "issue18986.pdf",
+        "issue1293r.pdf",
+        "issue5599.pdf",
+        "pdfjsbad1586.pdf",
+        "xref_command_missing.pdf",
+    ],
+)
+def test_malformed_pdfjs_files_parse_or_fail_cleanly(name: str) -> None:
+    path = ROBUST / "pdfjs_subset" / name
+    if not path.exists():
+        pytest.skip(f"test data missing: {path}")
+    try:
+        doc = parse_pdf(path)
+    except (CorruptFileError, NoTextError) as e:
+        assert e.hint and "\n" not in e.message
+    else:
+        assert doc.pages
+
+
+def test_a_failing_page_is_left_empty(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = pdf_module.layout_page
+    calls = {"n": 0}
+
+    def flaky(*args: object, **kwargs: object) -> object:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise ValueError("boom")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pdf_module, "layout_page", flaky)
+    doc = parse_pdf(need(BENCH / LINKPLUS))
+    assert doc.pages[1].text == "" and doc.pages[1].extraction_method is ExtractionMethod.NONE
+    assert doc.pages[2].text
+    assert any(w.startswith("p. 2: could not be read (boom)") for w in doc.warnings)
+
+
+# --------------------------------------------------------------------------------------------
+# geometry on synthetic words
+# --------------------------------------------------------------------------------------------
+
+
+def _text_lines(x0: float, top: float, n: int, words: int = 7, word_width: float = 30.0) -> list[Word]:
+    out = []
+    for i in range(n):
+        for j in range(words):
+            x = x0 + j * (word_width + 3)
+            out.append(Word(x, top + i * 12, x + word_width, top + i * 12 + 10, f"w{i}_{j}", 10.0, False))
+    return out
+
+
+def test_aligned_paragraph_gaps_do_not_interleave_columns() -> None:
+    title = [Word(200, 40, 400, 52, "TITLE", 12.0, True)]
+    left = _text_lines(50, 80, 5) + _text_lines(50, 160, 5)  # gap between paragraphs at y≈140
+    right = _text_lines(320, 80, 5) + _text_lines(320, 160, 5)  # the same gap
+    blocks = reading_blocks(title + left + right)
+    order = [w for block in blocks for w in block]
+    assert order[0].text == "TITLE"
+    left_ids = {id(w) for w in left}
+    firsts_right = min(i for i, w in enumerate(order) if id(w) not in left_ids and w.text != "TITLE")
+    assert all(id(w) in left_ids for w in order[1:firsts_right])
+    assert len(order) == 1 + len(left) + len(right)
+
+
+def test_table_with_narrow_cells_is_not_split_into_columns() -> None:
+    rows = []
+    for i in range(8):
+        top = 100 + i * 14
+        rows += [
+            Word(50, top, 110, top + 10, f"Name{i}", 10.0, False),
+            Word(300, top, 330, top + 10, f"{i}.5", 10.0, False),
+            Word(400, top, 440, top + 10, f"{i},000", 10.0, False),
+        ]
+    assert len(reading_blocks(rows)) == 1
+
+
+def test_cid_codes_are_stripped() -> None:
+    assert clean_text("Agree(cid:12)ment(cid:3)") == "Agreement"
+
+
+# --------------------------------------------------------------------------------------------
+# robustness corpus
+# --------------------------------------------------------------------------------------------
+
+
+def test_every_robustness_pdf_parses_or_raises_a_parse_error() -> None:
+    files = sorted(need(ROBUST).rglob("*.pdf"))
+    assert len(files) > 200
+    outcomes: dict[str, int] = {}
+    started = time.monotonic()
+    for path in files:
+        try:
+            doc = parse_pdf(path)
+        except ParseError as e:
+            assert e.message and "\n" not in e.message
+            kind = type(e).__name__
+        else:
+            assert doc.pages
+            kind = "parsed"
+        outcomes[kind] = outcomes.get(kind, 0) + 1
+    print(f"{len(files)} PDFs in {time.monotonic() - started:.1f} s: {outcomes}")
+    assert outcomes.get("parsed", 0) > 150
