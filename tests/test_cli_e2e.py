@@ -113,7 +113,7 @@ def test_folder_with_bad_files_goes_on(case: str, tmp_path: Path) -> None:
     (folder / "junk.pdf").write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 20)
     (folder / "notes.txt").write_text("Deposition of the witness scheduled for May 4.\n")
     (folder / "old.doc").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600)
-    shutil.copy(require(DATA / "pdf_robustness/pdfplumber_tests/password-example.pdf"), folder / "locked.pdf")
+    shutil.copy(require(DATA / "pdf_robustness/pdfplumber_tests/pdfs/password-example.pdf"), folder / "locked.pdf")
     result = run("ingest-folder", "--case", case, str(folder), "--json", ok=False)
     assert result.exit_code == 3
     report = json.loads(result.stdout)
@@ -121,7 +121,7 @@ def test_folder_with_bad_files_goes_on(case: str, tmp_path: Path) -> None:
     assert status["notes.txt"]["status"] == "ingested"
     assert status["empty.pdf"]["error_code"] == "empty"
     assert status["junk.pdf"]["status"] == "error"
-    assert status["old.doc"]["status"] == "error" and ".docx" in status["old.doc"]["error"]
+    assert status["old.doc"]["status"] == "error" and ".docx" in status["old.doc"]["hint"]
     assert status["locked.pdf"]["error_code"] == "encrypted" and "--password" in status["locked.pdf"]["hint"]
     unlocked = run_json("ingest", "--case", case, str(folder / "locked.pdf"), "--password", "test")
     assert unlocked["files"][0]["status"] == "ingested"

@@ -7,11 +7,11 @@ import os
 from pathlib import Path
 
 from casetrack.errors import CaseTrackError
+from casetrack.parse.detect import SUPPORTED_EXTENSIONS
 
-# Kept here (not imported from the parser) so a folder walk never loads parsing libraries.
-SUPPORTED_EXTENSIONS = frozenset(
-    {".pdf", ".docx", ".txt", ".text", ".md", ".markdown", ".rtf", ".png", ".jpg", ".jpeg", ".tif", ".tiff"}
-)
+# Document formats CaseTrack cannot read yet: a folder walk still reports them, one clear
+# line each ("save it as .docx"), instead of passing over a client's files in silence.
+REPORTED_EXTENSIONS = frozenset({".doc", ".wpd", ".odt", ".pages", ".xls", ".xlsx", ".ppt", ".pptx", ".msg", ".eml"})
 
 
 def sha256_file(path: Path, block: int = 1 << 20) -> str:
@@ -39,4 +39,5 @@ def discover_files(folder: Path, recursive: bool) -> list[Path]:
 def _wanted(name: str) -> bool:
     if name.startswith((".", "~$")):
         return False
-    return Path(name).suffix.lower() in SUPPORTED_EXTENSIONS
+    suffix = Path(name).suffix.lower()
+    return suffix in SUPPORTED_EXTENSIONS or suffix in REPORTED_EXTENSIONS
