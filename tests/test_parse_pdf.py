@@ -13,7 +13,8 @@ from casetrack.domain import ExtractionMethod, FileType, Page, ParagraphKind, Pa
 from casetrack.errors import CorruptFileError, EmptyFileError, EncryptedFileError, NoTextError, ParseError
 from casetrack.parse import pdf as pdf_module
 from casetrack.parse.pdf import parse_pdf, pdf_page_count
-from casetrack.parse.pdf_layout import Word, clean_text, reading_blocks
+from casetrack.parse.pdf_chars import Word, clean_text
+from casetrack.parse.pdf_columns import reading_blocks
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 ROBUST = DATA / "pdf_robustness"

@@ -22,11 +22,12 @@ def test_second_writer_is_refused_with_the_holder_named(tmp_path: Path) -> None:
 
 def test_lock_of_a_killed_process_is_free(tmp_path: Path) -> None:
     path = tmp_path / "writer.lock"
+    repo = str(Path(__file__).resolve().parents[1])
     code = (
-        "import os,sys,time; sys.path.insert(0, %r)\n"
+        f"import sys, time, pathlib; sys.path.insert(0, {repo!r})\n"
         "from casetrack.store.lock import WriterLock\n"
-        "WriterLock(__import__('pathlib').Path(%r), 'x').acquire(); print('held', flush=True); time.sleep(60)"
-    ) % (str(Path(__file__).resolve().parents[1]), str(path))
+        f"WriterLock(pathlib.Path({str(path)!r}), 'x').acquire(); print('held', flush=True); time.sleep(60)"
+    )
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
     assert not WriterLock(path, "x").try_acquire()

@@ -21,7 +21,8 @@ from pdfplumber.utils.exceptions import PdfminerException
 from casetrack.domain import ExtractionMethod, FileType, Page, ParsedDocument
 from casetrack.errors import CorruptFileError, EmptyFileError, EncryptedFileError, NoTextError, ParseError
 from casetrack.parse.pagebuilder import PageBuilder
-from casetrack.parse.pdf_layout import CID_RE, Box, layout_page, page_chars_and_images
+from casetrack.parse.pdf_chars import CID_RE, JUNK_RE, Box, page_chars_and_images
+from casetrack.parse.pdf_layout import layout_page
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +45,6 @@ _OCR_HINT = (
 )
 # Leaders and rules ("......", "____") are neither letters nor garbage.
 _FILLER_RE = re.compile(r"[\s._\-=*·…–—]")
-_JUNK_CHAR_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f\ufffd\ue000-\uf8ff]")
 
 
 def parse_pdf(path: Path, password: str | None = None) -> ParsedDocument:
@@ -244,7 +244,7 @@ def _text_layer_verdict(chars: Sequence[dict[str, Any]], images: Sequence[Box], 
     n_cid = len(CID_RE.findall(raw)) if "(cid:" in raw else 0
     visible = CID_RE.sub("\x00", raw) if n_cid else raw
     visible = _FILLER_RE.sub("", visible)
-    n_junk = len(_JUNK_CHAR_RE.findall(visible))
+    n_junk = len(JUNK_RE.findall(visible))
     n_alnum = sum(ch.isalnum() for ch in visible)
     if visible:
         # Glyphs without a Unicode mapping come out as (cid:N), U+FFFD, control or private-
