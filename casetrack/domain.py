@@ -119,6 +119,9 @@ class Provenance:
     char_end: int
     extraction_method: ExtractionMethod
     ocr_confidence: float | None = None
+    # DOCX "lines" are explicit line breaks, not the lines Word lays out on screen: citing them
+    # would send the reader to the wrong place, so DOCX citations stop at the paragraph.
+    lines_citable: bool = True
 
     def citation(self) -> str:
         """Full citation in the spec's form: `Contract.pdf, p. 12, para. 8, ll. 1-4`."""
@@ -129,7 +132,7 @@ class Provenance:
             parts.append(f"para. {self.paragraph_start}")
         else:
             parts.append(f"paras. {self.paragraph_start}-{self.paragraph_end}")
-        if self.line_start > 0:
+        if self.line_start > 0 and self.lines_citable:
             parts.append(
                 f"l. {self.line_start}" if self.line_start == self.line_end else f"ll. {self.line_start}-{self.line_end}"
             )

@@ -1,20 +1,9 @@
 #!/usr/bin/env bash
-# Run the test suite (fast tier by default; pass `-m slow` or `-m ''` for more).
-# Usage: bash ci/test.sh [pytest args...]     (from the repository root)
+# Lint, type-check and run the test suite (fast tier by default; `-m slow` or `-m ''` for more).
+# Usage: bash ci/test.sh [pytest args...]     (from any folder)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-PYTHON="${PYTHON:-python3}"
-if [ ! -x .venv/bin/python ]; then
-  "$PYTHON" -m venv .venv
-fi
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[test]'
-
-# Tests use the offline model pack in ../shared/models through the normal models-dir path.
-if [ -z "${CASETRACK_MODELS_DIR:-}" ] && [ -d ../shared/models ]; then
-  export CASETRACK_MODELS_DIR="$(cd ../shared/models && pwd)"
-fi
+source installer/common.sh "[test]"
 
 .venv/bin/ruff check casetrack tests bench
 .venv/bin/mypy casetrack

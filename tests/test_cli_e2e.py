@@ -80,6 +80,10 @@ def test_ingest_pdf_docx_txt_and_search_with_citations(case: str, tmp_path: Path
     assert pt["results"] and {r["source"]["document"] for r in pt["results"]} == {LENER_TXT.name}
     assert pt["results"][0]["source"]["page"] is None  # plain text has no pages
 
+    # DOCX citations stop at the paragraph: its "lines" are not the lines Word shows.
+    docx = run_json("search", "--case", case, "table", "--document", DOCX.name)["results"]
+    assert docx and all(", l" not in r["citation"] and ", para" in r["citation"] for r in docx)
+
     miss = run("search", "--case", case, "anything", "--document", "Hostng Agrement", ok=False)
     assert "No document named" in miss.stderr
 

@@ -19,6 +19,7 @@ from casetrack.errors import CaseTrackError, DocumentNotFoundError
 from casetrack.search.fusion import reciprocal_rank_fusion
 from casetrack.search.snippet import best_snippet
 from casetrack.store.case_store import CaseStore, gen_of_chunk
+from casetrack.store.journal import JournalEntry
 from casetrack.store.lance_tables import sql_in
 
 
@@ -115,7 +116,7 @@ def search(
     t = lap("fuse", t)
 
     rows = store.lance.fetch_chunks([cid for cid, _ in page])
-    names = {e.doc_id: e.name for e in store.documents()}
+    documents_by_id = {e.doc_id: e for e in store.documents()}
     for chunk_id, score in page:
         row = rows.get(chunk_id)
         if row is None:  # deleted between ranking and fetch
@@ -125,7 +126,7 @@ def search(
                 chunk_id=chunk_id,
                 text=row["text"],
                 score=round(score, 6),
-                provenance=_provenance(row, names),
+                provenance=_provenance(row, documents_by_id),
                 snippet=best_snippet(row["text"], query, store.bm25.analyzer),
             )
         )
@@ -134,15 +135,16 @@ def search(
     return response
 
 
-def _provenance(row: dict[str, object], names: dict[str, str]) -> Provenance:
+def _provenance(row: dict[str, object], documents: dict[str, JournalEntry]) -> Provenance:
     def num(key: str) -> int:
         value = row.get(key)
         return int(value) if isinstance(value, int) else 0
 
     page = row.get("page")
     confidence = row.get("ocr_confidence")
+    entry = documents.get(str(row["doc_id"]))
     return Provenance(
-        document=names.get(str(row["doc_id"]), str(row["doc_id"])),
+        document=entry.name if entry else str(row["doc_id"]),
         document_id=str(row["doc_id"]),
         page=int(page) if isinstance(page, int) else None,
         paragraph_start=num("paragraph_start"),
@@ -153,4 +155,5 @@ def _provenance(row: dict[str, object], names: dict[str, str]) -> Provenance:
         char_end=num("char_end"),
         extraction_method=ExtractionMethod(str(row.get("extraction_method") or "native")),
         ocr_confidence=float(confidence) if isinstance(confidence, float) else None,
+        lines_citable=not (entry and entry.meta.get("file_type") == "docx"),
     )
