@@ -20,18 +20,12 @@ from casetrack.errors import (
 )
 from casetrack.parse.detect import SUPPORTED_EXTENSIONS, detect_file_type
 from casetrack.parse.textcodec import decode_bytes, decode_text
+from tests.conftest import DATA, require
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 PDF = DATA / "legal_docs_us_courts" / "recap_documents" / "ca9_19.pdf"
 DOCX = DATA / "docx" / "mammoth_tests" / "tables.docx"
 LENER = DATA / "lener_br" / "raw_text"
 IMAGES = DATA / "pdf_robustness" / "py-pdf_sample-files" / "007-imagemagick-images"
-
-
-def need(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"test data missing: {path}")
-    return path
 
 
 def write(tmp_path: Path, name: str, data: bytes) -> Path:
@@ -71,17 +65,17 @@ def ole_file(stream_names: list[str]) -> bytes:
 
 
 def test_pdf_by_magic() -> None:
-    assert detect_file_type(need(PDF)) is FileType.PDF
+    assert detect_file_type(require(PDF)) is FileType.PDF
 
 
 def test_pdf_with_wrong_extension(tmp_path: Path) -> None:
     fake = tmp_path / "looks_like_text.txt"
-    shutil.copyfile(need(PDF), fake)
+    shutil.copyfile(require(PDF), fake)
     assert detect_file_type(fake) is FileType.PDF
 
 
 def test_pdf_with_leading_junk_like_readers_accept(tmp_path: Path) -> None:
-    data = b"X-Mailer: scanner\r\n\r\n" + need(PDF).read_bytes()
+    data = b"X-Mailer: scanner\r\n\r\n" + require(PDF).read_bytes()
     assert detect_file_type(write(tmp_path, "scan.pdf", data)) is FileType.PDF
 
 
@@ -92,14 +86,14 @@ def test_pdf_marker_too_far_in_is_not_pdf(tmp_path: Path) -> None:
 
 
 def test_docx_by_content_even_when_named_pdf(tmp_path: Path) -> None:
-    assert detect_file_type(need(DOCX)) is FileType.DOCX
+    assert detect_file_type(require(DOCX)) is FileType.DOCX
     fake = tmp_path / "contract.pdf"
     shutil.copyfile(DOCX, fake)
     assert detect_file_type(fake) is FileType.DOCX
 
 
 def test_docx_with_renamed_main_part_found_through_content_types() -> None:
-    path = need(DATA / "docx" / "docx2python_tests" / "renamed_document_xml.docx")
+    path = require(DATA / "docx" / "docx2python_tests" / "renamed_document_xml.docx")
     assert detect_file_type(path) is FileType.DOCX
 
 
@@ -111,7 +105,7 @@ def test_rtf(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", ["smile.jpg", "smile-lzw.tiff", "smile-deflate.tiff"])
 def test_real_images(name: str) -> None:
-    assert detect_file_type(need(IMAGES / name)) is FileType.IMAGE
+    assert detect_file_type(require(IMAGES / name)) is FileType.IMAGE
 
 
 @pytest.mark.parametrize(
@@ -133,7 +127,7 @@ def test_text_starting_with_bm_is_not_a_bitmap(tmp_path: Path) -> None:
 
 
 def test_text_and_markdown_by_extension(tmp_path: Path) -> None:
-    src = need(LENER / "AC1TJAC.txt")
+    src = require(LENER / "AC1TJAC.txt")
     assert detect_file_type(src) is FileType.TEXT
     md = tmp_path / "notes.md"
     shutil.copyfile(src, md)
@@ -151,11 +145,11 @@ def test_cp1252_and_utf16_text(tmp_path: Path) -> None:
 
 def test_real_text_with_stray_control_characters() -> None:
     # This LeNER-Br file carries \x1c and \x1d; `file` calls it "data", but it is text.
-    assert detect_file_type(need(LENER / "HC418951PR.txt")) is FileType.TEXT
+    assert detect_file_type(require(LENER / "HC418951PR.txt")) is FileType.TEXT
 
 
 def test_every_lener_text_is_text() -> None:
-    for path in sorted(need(LENER).glob("*.txt")):
+    for path in sorted(require(LENER).glob("*.txt")):
         assert detect_file_type(path) is FileType.TEXT, path.name
 
 
@@ -172,7 +166,7 @@ def test_empty_and_whitespace_only(tmp_path: Path) -> None:
         detect_file_type(write(tmp_path, "blank.txt", b" \r\n\t\n  "))
     # The real empty file in the LeNER-Br metadata.
     with pytest.raises(EmptyFileError):
-        detect_file_type(need(LENER / "metadadosAgRgTSE1_meta.json"))
+        detect_file_type(require(LENER / "metadadosAgRgTSE1_meta.json"))
 
 
 def test_legacy_doc(tmp_path: Path) -> None:

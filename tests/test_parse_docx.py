@@ -9,52 +9,20 @@ from pathlib import Path
 
 import pytest
 
-from casetrack.domain import FileType, Page, ParagraphKind, ParsedDocument
+from casetrack.domain import FileType, ParagraphKind, ParsedDocument
 from casetrack.errors import CorruptFileError, EmptyFileError, EncryptedFileError, ParseError
 from casetrack.parse.docx import parse_docx
 from casetrack.parse.docx_numbering import format_number
+from tests.conftest import DATA, require
+from tests.layout_contract import assert_page_consistent
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 CORPUS = DATA / "docx"
-
-
-def need(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"test data missing: {path}")
-    return path
-
-
-def assert_page_consistent(page: Page) -> None:
-    """The layout contract every parser shares (see pagebuilder.py)."""
-    text = page.text
-    previous_end = -1
-    previous_number = 0
-    for line in page.lines:
-        assert previous_end <= line.start < line.end <= len(text)
-        assert line.number > previous_number
-        chunk = text[line.start : line.end]
-        assert "\n" not in chunk and chunk == chunk.strip() and chunk
-        previous_end, previous_number = line.end, line.number
-    previous_end = -1
-    previous_para = 0
-    for para in page.paragraphs:
-        if previous_end >= 0:
-            assert text[previous_end : para.start] == "\n\n"
-        else:
-            assert para.start == 0
-        assert para.number > previous_para
-        inside = [ln for ln in page.lines if para.start <= ln.start < para.end]
-        assert inside and inside[0].start == para.start and inside[-1].end == para.end
-        assert "\n".join(text[ln.start : ln.end] for ln in inside) == text[para.start : para.end]
-        previous_end, previous_para = para.end, para.number
-    if not page.paragraphs:
-        assert text == "" and not page.lines
 
 
 def assert_document_consistent(doc: ParsedDocument) -> None:
     assert doc.file_type is FileType.DOCX and doc.pages
-    for page in doc.pages:
-        assert_page_consistent(page)
+    for index, page in enumerate(doc.pages):
+        assert_page_consistent(page, continued_paragraph_numbers=index > 0)
     numbers = [page.number for page in doc.pages]
     if numbers != [None]:
         assert numbers == list(range(1, len(numbers) + 1))
@@ -127,14 +95,14 @@ def test_corpus_summary() -> None:
 
 
 def test_features_file_lists_the_notes_we_test() -> None:
-    features = json.loads(need(CORPUS / "_docx_features.json").read_text())
+    features = json.loads(require(CORPUS / "_docx_features.json").read_text())
     assert features["mammoth_tests/footnotes.docx"]["footnote_refs"] == 2
     assert features["mammoth_tests/endnotes.docx"]["endnote_refs"] == 2
     assert features["docx2python_tests/example.docx"]["footnote_refs"] == 2
 
 
 def test_footnotes() -> None:
-    doc = parse_docx(need(CORPUS / "mammoth_tests" / "footnotes.docx"))
+    doc = parse_docx(require(CORPUS / "mammoth_tests" / "footnotes.docx"))
     assert texts(doc) == ["Ouch[1].[2]", "[1] A tachyon walks into a bar.", "[2] Fin."]
     assert [p.kind for p in doc.pages[0].paragraphs] == [
         ParagraphKind.BODY,
@@ -146,12 +114,12 @@ def test_footnotes() -> None:
 def test_endnotes_use_words_default_roman_numbers() -> None:
     # This file's endnotes part never declares the r: prefix, which crashes docx2python's
     # run merging unless we declare it.
-    doc = parse_docx(need(CORPUS / "mammoth_tests" / "endnotes.docx"))
+    doc = parse_docx(require(CORPUS / "mammoth_tests" / "endnotes.docx"))
     assert texts(doc) == ["Ouch[i].[ii]", "[i] A tachyon walks into a bar.", "[ii] Fin."]
 
 
 def test_footnotes_endnotes_headings_lists_and_tables_together() -> None:
-    doc = parse_docx(need(CORPUS / "docx2python_tests" / "example.docx"))
+    doc = parse_docx(require(CORPUS / "docx2python_tests" / "example.docx"))
     assert_document_consistent(doc)
     assert texts(doc, ParagraphKind.HEADING) == ["Heading 1", "Heading 2"]
     assert texts(doc, ParagraphKind.FOOTNOTE) == [
@@ -171,7 +139,7 @@ def test_footnotes_endnotes_headings_lists_and_tables_together() -> None:
 
 
 def test_tables_one_paragraph_per_row() -> None:
-    doc = parse_docx(need(CORPUS / "mammoth_tests" / "tables.docx"))
+    doc = parse_docx(require(CORPUS / "mammoth_tests" / "tables.docx"))
     assert [(p.kind, doc.pages[0].text[p.start : p.end]) for p in doc.pages[0].paragraphs] == [
         (ParagraphKind.BODY, "Above"),
         (ParagraphKind.TABLE, "Top left | Top right"),
@@ -181,15 +149,15 @@ def test_tables_one_paragraph_per_row() -> None:
 
 
 def test_headings() -> None:
-    doc = parse_docx(need(CORPUS / "python-docx_tests" / "par-known-styles.docx"))
+    doc = parse_docx(require(CORPUS / "python-docx_tests" / "par-known-styles.docx"))
     assert texts(doc, ParagraphKind.HEADING)
-    doc = parse_docx(need(CORPUS / "docxreview_fixtures" / "test_page_breaks.docx"))
+    doc = parse_docx(require(CORPUS / "docxreview_fixtures" / "test_page_breaks.docx"))
     assert texts(doc, ParagraphKind.HEADING) == ["Introduction", "Methods"]
 
 
 def test_numbered_headings_from_styles() -> None:
     # styled-numbering.md: numbering comes from the Heading styles, not the paragraphs.
-    doc = parse_docx(need(CORPUS / "docxfix_word_corpus" / "styled-numbering.docx"))
+    doc = parse_docx(require(CORPUS / "docxfix_word_corpus" / "styled-numbering.docx"))
     headings = texts(doc, ParagraphKind.HEADING)
     assert [h.split(" ", 1)[0] for h in headings] == ["1", "1.1", "(a)", "(i)"]
     assert headings[0] == "1 One" and headings[1] == "1.1 Two"
@@ -197,14 +165,14 @@ def test_numbered_headings_from_styles() -> None:
 
 def test_legal_list_numbers_as_word_shows_them() -> None:
     # legal-list.md: "paragraphs numbered 1., 1.1., 2., 2.1, and 2.1.1"
-    doc = parse_docx(need(CORPUS / "docxfix_word_corpus" / "legal-list.docx"))
+    doc = parse_docx(require(CORPUS / "docxfix_word_corpus" / "legal-list.docx"))
     items = texts(doc, ParagraphKind.LIST_ITEM)
     assert [i.split(" ", 1)[0] for i in items] == ["1.", "1.1.", "2.", "2.1.", "2.1.1."]
 
 
 def test_list_start_values_and_formats() -> None:
     # Each item says what Word displays for it: "II. expect II", "(viii) expect viii", ...
-    doc = parse_docx(need(CORPUS / "docx2python_tests" / "example_numbering.docx"))
+    doc = parse_docx(require(CORPUS / "docx2python_tests" / "example_numbering.docx"))
     items = texts(doc, ParagraphKind.LIST_ITEM)
     assert len(items) == 10
     for item in items:
@@ -214,13 +182,13 @@ def test_list_start_values_and_formats() -> None:
 
 def test_tracked_insertion_kept() -> None:
     # single-insertion.md: "single insertion " inserted between "Lorem ipsum dolor " and "sit amet"
-    doc = parse_docx(need(CORPUS / "docxfix_word_corpus" / "single-insertion.docx"))
+    doc = parse_docx(require(CORPUS / "docxfix_word_corpus" / "single-insertion.docx"))
     assert texts(doc)[0].startswith("Lorem ipsum dolor single insertion sit amet")
 
 
 def test_tracked_deletion_dropped() -> None:
     # single-deletion.md: " dolor sit amet" deleted
-    doc = parse_docx(need(CORPUS / "docxfix_word_corpus" / "single-deletion.docx"))
+    doc = parse_docx(require(CORPUS / "docxfix_word_corpus" / "single-deletion.docx"))
     text = texts(doc)[0]
     assert text.startswith("Lorem ipsum, consectetuer")
     assert "dolor sit amet" not in text
@@ -228,9 +196,9 @@ def test_tracked_deletion_dropped() -> None:
 
 def test_tracked_move() -> None:
     # mixed-insert-delete.md: "dolor sit amet " moved before "ipsum"
-    doc = parse_docx(need(CORPUS / "docxfix_word_corpus" / "mixed-insert-delete.docx"))
+    doc = parse_docx(require(CORPUS / "docxfix_word_corpus" / "mixed-insert-delete.docx"))
     assert texts(doc)[0].startswith("Lorem dolor sit amet ipsum, consectetuer")
-    doc = parse_docx(need(CORPUS / "docxreview_fixtures" / "test_moved_text.docx"))
+    doc = parse_docx(require(CORPUS / "docxreview_fixtures" / "test_moved_text.docx"))
     assert texts(doc) == [
         "The sample size was 200 patients.",
         "Results were statistically significant.",
@@ -247,24 +215,24 @@ def test_tracked_move() -> None:
     ],
 )
 def test_comments_are_not_body_text(name: str, comment_texts: list[str]) -> None:
-    body = full_text(parse_docx(need(CORPUS / name)))
+    body = full_text(parse_docx(require(CORPUS / name)))
     for comment in comment_texts:
         assert comment not in body
 
 
 def test_headers_and_footers_skipped() -> None:
-    body = full_text(parse_docx(need(CORPUS / "python-docx_tests" / "hdr-header-footer.docx")))
+    body = full_text(parse_docx(require(CORPUS / "python-docx_tests" / "hdr-header-footer.docx")))
     assert "Header for section" not in body and "Footer for section" not in body
 
 
 def test_text_box_not_duplicated() -> None:
     # Word writes a text box twice (mc:Choice and a VML mc:Fallback).
-    doc = parse_docx(need(CORPUS / "mammoth_tests" / "text-box.docx"))
+    doc = parse_docx(require(CORPUS / "mammoth_tests" / "text-box.docx"))
     assert full_text(doc).count("Datum plane") == 1
 
 
 def test_soft_line_breaks_are_lines() -> None:
-    doc = parse_docx(need(CORPUS / "docx2python_tests" / "soft_line_breaks.docx"))
+    doc = parse_docx(require(CORPUS / "docx2python_tests" / "soft_line_breaks.docx"))
     page = doc.pages[0]
     assert any(
         len([ln for ln in page.lines if p.start <= ln.start < p.end]) > 1 for p in page.paragraphs
@@ -272,7 +240,7 @@ def test_soft_line_breaks_are_lines() -> None:
 
 
 def test_unpaged_document_is_one_page_without_number() -> None:
-    doc = parse_docx(need(CORPUS / "mammoth_tests" / "single-paragraph.docx"))
+    doc = parse_docx(require(CORPUS / "mammoth_tests" / "single-paragraph.docx"))
     assert [p.number for p in doc.pages] == [None] and doc.page_count == 0
 
 
@@ -282,7 +250,7 @@ def test_unpaged_document_is_one_page_without_number() -> None:
 
 
 def test_rendered_page_breaks_make_pages() -> None:
-    doc = parse_docx(need(CORPUS / "docxreview_fixtures" / "test_page_breaks.docx"))
+    doc = parse_docx(require(CORPUS / "docxreview_fixtures" / "test_page_breaks.docx"))
     assert_document_consistent(doc)
     pages = [[page.text[p.start : p.end] for p in page.paragraphs] for page in doc.pages]
     assert [page.number for page in doc.pages] == [1, 2, 3]
@@ -297,7 +265,7 @@ def test_rendered_page_breaks_make_pages() -> None:
 
 def test_page_break_inside_a_paragraph_splits_it_at_the_right_place() -> None:
     # The file marks each rendered break with ">>" before and "<<" after it.
-    doc = parse_docx(need(CORPUS / "python-docx_tests" / "par-rendered-page-breaks.docx"))
+    doc = parse_docx(require(CORPUS / "python-docx_tests" / "par-rendered-page-breaks.docx"))
     assert_document_consistent(doc)
     assert doc.page_count == 6
     for page in doc.pages[1:]:
@@ -404,7 +372,7 @@ def test_single_cell_rows_keep_their_paragraphs(tmp_path: Path) -> None:
 
 def test_empty_docx() -> None:
     with pytest.raises(EmptyFileError, match="has no text"):
-        parse_docx(need(CORPUS / "mammoth_tests" / "empty.docx"))
+        parse_docx(require(CORPUS / "mammoth_tests" / "empty.docx"))
 
 
 def test_zip_without_a_document(tmp_path: Path) -> None:
@@ -416,7 +384,7 @@ def test_zip_without_a_document(tmp_path: Path) -> None:
 
 
 def test_broken_xml(tmp_path: Path) -> None:
-    src = need(CORPUS / "mammoth_tests" / "single-paragraph.docx")
+    src = require(CORPUS / "mammoth_tests" / "single-paragraph.docx")
     path = tmp_path / "broken.docx"
     with zipfile.ZipFile(src) as zin, zipfile.ZipFile(path, "w") as zout:
         for info in zin.infolist():
@@ -434,7 +402,7 @@ def test_junk_and_truncated_files(tmp_path: Path) -> None:
     with pytest.raises(ParseError):
         parse_docx(junk)
     truncated = tmp_path / "truncated.docx"
-    truncated.write_bytes(need(CORPUS / "docx2python_tests" / "example.docx").read_bytes()[:5000])
+    truncated.write_bytes(require(CORPUS / "docx2python_tests" / "example.docx").read_bytes()[:5000])
     with pytest.raises(CorruptFileError):
         parse_docx(truncated)
 

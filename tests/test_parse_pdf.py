@@ -9,26 +9,21 @@ from pathlib import Path
 
 import pytest
 
-from casetrack.domain import ExtractionMethod, FileType, Page, ParagraphKind, ParsedDocument
+from casetrack.domain import ExtractionMethod, FileType, ParagraphKind, ParsedDocument
 from casetrack.errors import CorruptFileError, EmptyFileError, EncryptedFileError, NoTextError, ParseError
 from casetrack.parse import pdf as pdf_module
 from casetrack.parse.pdf import parse_pdf, pdf_page_count
 from casetrack.parse.pdf_chars import Word, clean_text
 from casetrack.parse.pdf_columns import reading_blocks
+from tests.conftest import DATA, require
+from tests.layout_contract import assert_page_consistent
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 ROBUST = DATA / "pdf_robustness"
 PLUMBER = ROBUST / "pdfplumber_tests" / "pdfs"
 BENCH = DATA / "legal_span_bench"
 COURTS = DATA / "legal_docs_us_courts"
 
 LINKPLUS = "cuad_pdf/Part_I/Affiliate_Agreements/LinkPlusCorp_20050802_8-K_EX-10_3240252_EX-10_Affiliate Agreement.pdf"
-
-
-def need(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"test data missing: {path}")
-    return path
 
 
 def flat(text: str) -> str:
@@ -41,27 +36,6 @@ def alnum(text: str) -> str:
     return re.sub(r"[^0-9a-z]+", "", text.lower())
 
 
-def assert_spans_consistent(page: Page) -> None:
-    text = page.text
-    assert [ln.number for ln in page.lines] == list(range(1, len(page.lines) + 1))
-    assert [p.number for p in page.paragraphs] == list(range(1, len(page.paragraphs) + 1))
-    previous_end = 0
-    for ln in page.lines:
-        assert previous_end <= ln.start < ln.end <= len(text)
-        line = text[ln.start : ln.end]
-        assert "\n" not in line and line == line.strip()
-        previous_end = ln.end
-    line_starts = {ln.start for ln in page.lines}
-    line_ends = {ln.end for ln in page.lines}
-    covered = 0
-    for para in page.paragraphs:
-        assert para.start in line_starts and para.end in line_ends
-        covered += sum(1 for ln in page.lines if para.start <= ln.start and ln.end <= para.end)
-    assert covered == len(page.lines)  # every line in exactly one paragraph
-    if page.lines:
-        assert "\n".join(text[ln.start : ln.end] for ln in page.lines) == text.replace("\n\n", "\n")
-
-
 # --------------------------------------------------------------------------------------------
 # real documents
 # --------------------------------------------------------------------------------------------
@@ -69,7 +43,7 @@ def assert_spans_consistent(page: Page) -> None:
 
 @pytest.fixture(scope="module")
 def linkplus() -> ParsedDocument:
-    return parse_pdf(need(BENCH / LINKPLUS))
+    return parse_pdf(require(BENCH / LINKPLUS))
 
 
 def test_cuad_pdf_pages_match_manifest(linkplus: ParsedDocument) -> None:
@@ -81,7 +55,7 @@ def test_cuad_pdf_pages_match_manifest(linkplus: ParsedDocument) -> None:
     assert pdf_page_count(BENCH / LINKPLUS) == expected
     assert all(p.extraction_method is ExtractionMethod.NATIVE and not p.needs_ocr for p in linkplus.pages)
     for page in linkplus.pages:
-        assert_spans_consistent(page)
+        assert_page_consistent(page)
 
 
 def test_cuad_gold_sentences_are_on_their_gold_pages(linkplus: ParsedDocument) -> None:
@@ -118,10 +92,10 @@ def test_cuad_paragraphs_and_headings(linkplus: ParsedDocument) -> None:
 
 
 def test_federal_register_columns_are_not_interleaved() -> None:
-    doc = parse_pdf(need(PLUMBER / "federal-register-2020-17221.pdf"))
+    doc = parse_pdf(require(PLUMBER / "federal-register-2020-17221.pdf"))
     assert len(doc.pages) == 15
     for page in doc.pages:
-        assert_spans_consistent(page)
+        assert_page_consistent(page)
     text = flat(doc.pages[0].text)
     # Sentences running down the middle and the right column of a three-column page.
     assert (
@@ -139,9 +113,9 @@ def test_federal_register_columns_are_not_interleaved() -> None:
 
 
 def test_latex_two_columns_under_a_full_width_title() -> None:
-    doc = parse_pdf(need(ROBUST / "py-pdf_sample-files/026-latex-multicolumn/multicolumn.pdf"))
+    doc = parse_pdf(require(ROBUST / "py-pdf_sample-files/026-latex-multicolumn/multicolumn.pdf"))
     page = doc.pages[0]
-    assert_spans_consistent(page)
+    assert_page_consistent(page)
     text = flat(page.text)
     assert text.startswith("Two-Column Document with Lorem Ipsum Your Name")
     assert (
@@ -156,9 +130,9 @@ def test_latex_two_columns_under_a_full_width_title() -> None:
 
 
 def test_scotus_transcript_keeps_its_numbered_lines() -> None:
-    doc = parse_pdf(need(PLUMBER / "scotus-transcript-p1.pdf"))
+    doc = parse_pdf(require(PLUMBER / "scotus-transcript-p1.pdf"))
     page = doc.pages[0]
-    assert_spans_consistent(page)
+    assert_page_consistent(page)
     lines = [page.text[ln.start : ln.end] for ln in page.lines]
     assert "1 IN THE SUPREME COURT OF THE UNITED STATES" in lines
     assert "12 The above-entitled matter came on for oral" in lines
@@ -169,14 +143,14 @@ def test_scotus_transcript_keeps_its_numbered_lines() -> None:
 
 
 def test_rotated_page_reads_as_lines() -> None:
-    doc = parse_pdf(need(PLUMBER / "nics-background-checks-2015-11-rotated.pdf"))
+    doc = parse_pdf(require(PLUMBER / "nics-background-checks-2015-11-rotated.pdf"))
     lines = doc.pages[0].text.split("\n")
     assert "NICS Firearm Background Checks" in lines
     assert any(line.startswith("Alabama 18,870 23,022") for line in lines)
 
 
 def test_scanned_pages_inside_a_text_pdf_are_flagged() -> None:
-    doc = parse_pdf(need(COURTS / "vector-pdf.pdf"))
+    doc = parse_pdf(require(COURTS / "vector-pdf.pdf"))
     assert doc.needs_ocr_pages == [29, 30]
     for page in doc.pages[28:]:
         assert page.needs_ocr and page.extraction_method is ExtractionMethod.NONE
@@ -191,7 +165,7 @@ def test_scanned_pages_inside_a_text_pdf_are_flagged() -> None:
 
 
 def test_password_protected() -> None:
-    path = need(PLUMBER / "password-example.pdf")
+    path = require(PLUMBER / "password-example.pdf")
     with pytest.raises(EncryptedFileError) as err:
         parse_pdf(path)
     assert err.value.message == "password-example.pdf is password-protected."
@@ -205,19 +179,19 @@ def test_password_protected() -> None:
 
 def test_owner_password_only_opens_without_password() -> None:
     for name in ("r2-owner-password.pdf", "r4-owner-password.pdf", "r6-owner-password.pdf"):
-        doc = parse_pdf(need(ROBUST / "pypdf_resources/encryption" / name))
+        doc = parse_pdf(require(ROBUST / "pypdf_resources/encryption" / name))
         assert "pdf encryption test password" in flat(doc.pages[0].text)
 
 
 @pytest.mark.parametrize("path", [PLUMBER / "empty.pdf", COURTS / "empty.pdf"], ids=["plumber", "courts"])
 def test_zero_byte_file(path: Path) -> None:
     with pytest.raises(EmptyFileError, match="empty"):
-        parse_pdf(need(path))
+        parse_pdf(require(path))
 
 
 def test_image_only_pdf_needs_ocr() -> None:
     with pytest.raises(NoTextError) as err:
-        parse_pdf(need(COURTS / "image-pdf.pdf"))
+        parse_pdf(require(COURTS / "image-pdf.pdf"))
     assert "none of its 2 pages has a text layer" in err.value.message
     assert err.value.hint and "ocrmypdf" in err.value.hint
 
@@ -225,7 +199,7 @@ def test_image_only_pdf_needs_ocr() -> None:
 def test_garbage_text_layer_needs_ocr() -> None:
     # Every glyph is an unmapped (cid:N) code.
     with pytest.raises(NoTextError, match="scanned"):
-        parse_pdf(need(ROBUST / "pdfjs_subset/complex_ttf_font.pdf"))
+        parse_pdf(require(ROBUST / "pdfjs_subset/complex_ttf_font.pdf"))
 
 
 @pytest.mark.parametrize(
@@ -263,7 +237,7 @@ def test_a_failing_page_is_left_empty(monkeypatch: pytest.MonkeyPatch) -> None:
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pdf_module, "layout_page", flaky)
-    doc = parse_pdf(need(BENCH / LINKPLUS))
+    doc = parse_pdf(require(BENCH / LINKPLUS))
     assert doc.pages[1].text == "" and doc.pages[1].extraction_method is ExtractionMethod.NONE
     assert doc.pages[2].text
     assert any(w.startswith("p. 2: could not be read (boom)") for w in doc.warnings)
@@ -318,7 +292,7 @@ def test_cid_codes_are_stripped() -> None:
 
 
 def test_every_robustness_pdf_parses_or_raises_a_parse_error() -> None:
-    files = sorted(need(ROBUST).rglob("*.pdf"))
+    files = sorted(require(ROBUST).rglob("*.pdf"))
     assert len(files) > 200
     outcomes: dict[str, int] = {}
     started = time.monotonic()

@@ -6,44 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from casetrack.domain import FileType, Page, ParagraphKind, ParsedDocument
+from casetrack.domain import FileType, ParagraphKind, ParsedDocument
 from casetrack.errors import CorruptFileError, EmptyFileError
 from casetrack.parse.rtf import parse_rtf, rtf_to_paragraphs
 from casetrack.parse.text import parse_text
+from tests.conftest import DATA, require
+from tests.layout_contract import assert_page_consistent
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 LENER = DATA / "lener_br" / "raw_text"
-
-
-def need(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"test data missing: {path}")
-    return path
-
-
-def assert_page_consistent(page: Page) -> None:
-    """The layout contract every parser shares (see pagebuilder.py)."""
-    text = page.text
-    previous_end = -1
-    previous_number = 0
-    for line in page.lines:
-        assert previous_end <= line.start < line.end <= len(text)
-        assert line.number > previous_number
-        chunk = text[line.start : line.end]
-        assert "\n" not in chunk and chunk == chunk.strip() and chunk
-        previous_end, previous_number = line.end, line.number
-    previous_end = -1
-    for para in page.paragraphs:
-        assert previous_end < para.start < para.end <= len(text) or (previous_end == -1 and para.start == 0)
-        if previous_end >= 0:
-            assert text[previous_end : para.start] == "\n\n"
-        inside = [ln for ln in page.lines if para.start <= ln.start < para.end]
-        assert inside and inside[0].start == para.start and inside[-1].end == para.end
-        assert "\n".join(text[ln.start : ln.end] for ln in inside) == text[para.start : para.end]
-        previous_end = para.end
-    assert sum(1 for _ in page.lines) == sum(
-        1 for ln in page.lines for p in page.paragraphs if p.start <= ln.start < p.end
-    )
 
 
 def paragraph_texts(doc: ParsedDocument) -> list[tuple[ParagraphKind, str]]:
@@ -57,13 +27,13 @@ def paragraph_texts(doc: ParsedDocument) -> list[tuple[ParagraphKind, str]]:
 
 @pytest.mark.parametrize("name", ["AC1TJAC.txt", "HC418951PR.txt", "ACORDAOTCU11602016.txt"])
 def test_lener_line_numbers_are_the_files(name: str) -> None:
-    path = need(LENER / name)
+    path = require(LENER / name)
     file_lines = path.read_bytes().decode("utf-8").split("\n")
     doc = parse_text(path, FileType.TEXT)
     assert doc.file_type is FileType.TEXT and len(doc.pages) == 1
     page = doc.pages[0]
     assert page.number is None
-    assert_page_consistent(page)
+    assert_page_consistent(page, source_line_numbers=True)
     for line in page.lines:
         assert page.text[line.start : line.end] == " ".join(file_lines[line.number - 1].split())
     # Every non-blank line of the file is there, none twice.
@@ -71,7 +41,7 @@ def test_lener_line_numbers_are_the_files(name: str) -> None:
 
 
 def test_lener_accents_intact() -> None:
-    page = parse_text(need(LENER / "AC1TJAC.txt"), FileType.TEXT).pages[0]
+    page = parse_text(require(LENER / "AC1TJAC.txt"), FileType.TEXT).pages[0]
     assert "PODER JUDICIÁRIO DO ESTADO DO ACRE" in page.text
     assert "Segunda Câmara Cível" in page.text
     assert "Acórdão n. : 5.582" in page.text
@@ -80,16 +50,16 @@ def test_lener_accents_intact() -> None:
 
 
 def test_all_lener_texts_parse() -> None:
-    for path in sorted(need(LENER).glob("*.txt")):
+    for path in sorted(require(LENER).glob("*.txt")):
         doc = parse_text(path, FileType.TEXT)
-        assert_page_consistent(doc.pages[0])
+        assert_page_consistent(doc.pages[0], source_line_numbers=True)
 
 
 def test_blank_lines_still_count(tmp_path: Path) -> None:
     path = tmp_path / "a.txt"
     path.write_bytes(b"\n\nfirst\n\n\n  second  para\nstill second\n\nthird")
     page = parse_text(path, FileType.TEXT).pages[0]
-    assert_page_consistent(page)
+    assert_page_consistent(page, source_line_numbers=True)
     assert [ln.number for ln in page.lines] == [3, 6, 7, 9]
     assert page.text == "first\n\nsecond para\nstill second\n\nthird"
     assert [p.number for p in page.paragraphs] == [1, 2, 3]
@@ -138,7 +108,7 @@ def test_empty_and_blank_text(tmp_path: Path) -> None:
 
 
 def test_large_file(tmp_path: Path) -> None:
-    src = need(LENER / "AC1TJAC.txt").read_bytes()
+    src = require(LENER / "AC1TJAC.txt").read_bytes()
     path = tmp_path / "big.txt"
     copies = 5_000_000 // len(src) + 1
     path.write_bytes(src * copies)
@@ -181,7 +151,7 @@ def test_markdown_structure(tmp_path: Path) -> None:
     doc = parse_text(path, FileType.MARKDOWN)
     assert doc.file_type is FileType.MARKDOWN and doc.title == "Contrato de Locação"
     page = doc.pages[0]
-    assert_page_consistent(page)
+    assert_page_consistent(page, source_line_numbers=True)
     assert paragraph_texts(doc) == [
         (ParagraphKind.HEADING, "# Contrato de Locação"),
         (ParagraphKind.BODY, "Cláusula com texto\nem duas linhas."),
