@@ -67,10 +67,11 @@ class CaseStore:
             return {}
 
     def _write_case_json(self, **extra: Any) -> None:
-        info = self.case_info()
-        info.update(self.record.to_json())
-        info.update(extra)
-        tmp = self._case_json_path.with_suffix(".tmp")
+        current = self.case_info()
+        info = {**current, **self.record.to_json(), **extra}
+        if info == current:
+            return  # opening a case for reading writes nothing
+        tmp = self._case_json_path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(info, indent=2), encoding="utf-8")
         os.replace(tmp, self._case_json_path)
 
