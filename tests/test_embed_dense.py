@@ -11,8 +11,9 @@ import onnxruntime as ort
 import pytest
 
 from casetrack.embed.catalog import load_model_spec
-from casetrack.embed.dense import DenseEncoder, _batches
+from casetrack.embed.dense import DenseEncoder
 from casetrack.embed.session import create_session
+from casetrack.embed.tokens import length_batches
 from casetrack.errors import ModelNotFoundError
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "shared" / "models"
@@ -209,9 +210,9 @@ def test_rejects_non_dense_spec() -> None:
 def test_batches_respect_rows_and_token_budget() -> None:
     lengths = np.array([10, 10, 10, 10, 500, 500, 500, 900], dtype=np.int64)
     order = np.argsort(lengths, kind="stable")
-    sizes = [len(b) for b in _batches(order, lengths, batch_size=3, max_batch_tokens=1024)]
+    sizes = [len(b) for b in length_batches(order, lengths, batch_size=3, max_batch_tokens=1024)]
     assert sizes == [3, 2, 2, 1]
-    flat = np.concatenate(list(_batches(order, lengths, batch_size=16, max_batch_tokens=1)))
+    flat = np.concatenate(list(length_batches(order, lengths, batch_size=16, max_batch_tokens=1)))
     assert flat.tolist() == order.tolist()
 
 

@@ -4,32 +4,32 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 import onnxruntime as ort
-from tokenizers import Encoding, Tokenizer
+from tokenizers import Encoding
 
 from casetrack.embed.catalog import REIMPORT_HINT, ModelSpec
 from casetrack.embed.session import create_session
+from casetrack.embed.tokens import (
+    DEFAULT_MAX_BATCH_TOKENS,
+    bucketed,
+    feed,
+    graph_inputs,
+    load_tokenizer,
+    output_names,
+    pad_batch,
+    pad_id,
+    reject_str,
+)
 from casetrack.errors import ModelNotFoundError
 
 logger = logging.getLogger(__name__)
 
-# Padded tokens per onnxruntime call. On 2 cores throughput is flat from batch 4 up for
-# 500-token chunks, but the attention temporaries the memory arena keeps grow with batch x seq^2
-# (RSS ~0.45 GB at 4 x 512, ~2.2 GB at 32 x 512); short texts still batch up to `batch_size`.
-DEFAULT_MAX_BATCH_TOKENS = 2048
-
-_ORT_INT_TYPES: dict[str, type[np.signedinteger[Any]]] = {
-    "tensor(int64)": np.int64,
-    "tensor(int32)": np.int32,
-}
 _TOKEN_LEVEL_OUTPUT = "last_hidden_state"
 _POOLINGS = ("mean", "cls")
-_PAD_TOKENS = ("<pad>", "[PAD]", "<|endoftext|>")
 
 
 class DenseEncoder:
@@ -69,16 +69,12 @@ class DenseEncoder:
 
         # Two tokenizers: the encoding one truncates at the model limit; the counting one must
         # report true lengths so the chunker can see that a text is too long.
-        self._tokenizer = _load_tokenizer(spec)
-        self._pad_id = _pad_id(self._tokenizer)
-        self._tokenizer.no_padding()  # batches are padded here, after length bucketing
-        self._tokenizer.enable_truncation(max_length=spec.max_tokens)
-        self._counter = _load_tokenizer(spec)
-        self._counter.no_padding()
-        self._counter.no_truncation()
+        self._tokenizer = load_tokenizer(spec, truncate_at=spec.max_tokens)
+        self._pad_id = pad_id(self._tokenizer)
+        self._counter = load_tokenizer(spec)
 
         self._session = create_session(spec.onnx_path, threads=threads)
-        self._input_types = self._check_inputs(self._session)
+        self._input_types = graph_inputs(self._session, spec.name)
         self._output, self._pooling = self._choose_output(self._session)
 
     # -- public API -------------------------------------------------------------------------
@@ -126,7 +122,7 @@ class DenseEncoder:
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
         """Token count of each text, without prefix or special tokens and without truncation."""
-        _reject_str(texts)
+        reject_str(texts)
         if not texts:
             return []
         return [len(e.ids) for e in self._counter.encode_batch(list(texts), add_special_tokens=False)]
@@ -137,7 +133,7 @@ class DenseEncoder:
     # -- internals --------------------------------------------------------------------------
 
     def _encode(self, texts: Sequence[str], prefix: str, batch_size: int) -> npt.NDArray[np.float32]:
-        _reject_str(texts)
+        reject_str(texts)
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
         out = np.empty((len(texts), self._dim), dtype=np.float32)
@@ -146,32 +142,15 @@ class DenseEncoder:
         started = time.perf_counter()
         encodings = self._tokenizer.encode_batch([prefix + t for t in texts])
         # Sorting by length keeps similar lengths in one batch, so little compute goes to padding.
-        lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(encodings))
-        order = np.argsort(lengths, kind="stable")
-        for rows in _batches(order, lengths, batch_size, self._max_batch_tokens):
+        for rows in bucketed(encodings, batch_size, self._max_batch_tokens):
             out[rows] = self._run([encodings[i] for i in rows])
-        logger.debug(
-            "%s: encoded %d texts (%d tokens) in %.2f s",
-            self._spec.name,
-            len(texts),
-            int(lengths.sum()),
-            time.perf_counter() - started,
-        )
+        logger.debug("%s: encoded %d texts in %.2f s", self._spec.name, len(texts), time.perf_counter() - started)
         return out
 
     def _run(self, batch: list[Encoding]) -> npt.NDArray[np.float32]:
-        width = max(len(e.ids) for e in batch)
-        ids = np.full((len(batch), width), self._pad_id, dtype=np.int64)
-        mask = np.zeros((len(batch), width), dtype=np.int64)
-        type_ids = np.zeros((len(batch), width), dtype=np.int64)
-        for row, enc in enumerate(batch):
-            n = len(enc.ids)
-            ids[row, :n] = enc.ids
-            mask[row, :n] = 1
-            type_ids[row, :n] = enc.type_ids
-        available = {"input_ids": ids, "attention_mask": mask, "token_type_ids": type_ids}
-        feed = {name: available[name].astype(dtype, copy=False) for name, dtype in self._input_types.items()}
-        (result,) = self._session.run([self._output], feed)
+        arrays = pad_batch(batch, self._pad_id)
+        mask = arrays["attention_mask"]
+        (result,) = self._session.run([self._output], feed(arrays, self._input_types))
         vectors = np.asarray(result, dtype=np.float32)
         if self._pooling == "mean":
             weights = mask[:, :, None].astype(np.float32)
@@ -183,29 +162,9 @@ class DenseEncoder:
             vectors = vectors / np.maximum(norms, 1e-12)
         return vectors.astype(np.float32, copy=False)
 
-    def _check_inputs(self, session: ort.InferenceSession) -> dict[str, type[np.signedinteger[Any]]]:
-        """Input name -> dtype for every graph input; token_type_ids only if the graph has it."""
-        types: dict[str, type[np.signedinteger[Any]]] = {}
-        for node in session.get_inputs():
-            if node.name not in ("input_ids", "attention_mask", "token_type_ids"):
-                raise ModelNotFoundError(
-                    f"{self._spec.name}: the ONNX graph wants an input {node.name!r} that CaseTrack "
-                    "cannot provide.",
-                    REIMPORT_HINT,
-                )
-            if node.type not in _ORT_INT_TYPES:
-                raise ModelNotFoundError(
-                    f"{self._spec.name}: input {node.name!r} has type {node.type}; expected int64 or int32.",
-                    REIMPORT_HINT,
-                )
-            types[node.name] = _ORT_INT_TYPES[node.type]
-        if "input_ids" not in types:
-            raise ModelNotFoundError(f"{self._spec.name}: the ONNX graph has no input_ids.", REIMPORT_HINT)
-        return types
-
     def _choose_output(self, session: ort.InferenceSession) -> tuple[str, str | None]:
         """The output to read and the pooling it needs (None if it is already one vector per text)."""
-        outputs = {node.name: node for node in session.get_outputs()}
+        outputs = output_names(session)
         if self._spec.output in outputs:
             name = self._spec.output
         elif _TOKEN_LEVEL_OUTPUT in outputs:
@@ -239,50 +198,3 @@ class DenseEncoder:
             "[batch, seq, dim].",
             REIMPORT_HINT,
         )
-
-
-def _batches(
-    order: npt.NDArray[np.intp], lengths: npt.NDArray[np.int64], batch_size: int, max_batch_tokens: int
-) -> Iterator[npt.NDArray[np.intp]]:
-    """Consecutive slices of `order` (indices by ascending length), each with at most
-    `batch_size` rows and `max_batch_tokens` padded tokens; a text over the budget goes alone."""
-    start = 0
-    while start < len(order):
-        end = start + 1
-        # Lengths ascend, so the row being added sets the padded width of the whole batch.
-        while (
-            end < len(order)
-            and end - start < batch_size
-            and (end - start + 1) * int(lengths[order[end]]) <= max_batch_tokens
-        ):
-            end += 1
-        yield order[start:end]
-        start = end
-
-
-def _load_tokenizer(spec: ModelSpec) -> Tokenizer:
-    try:
-        return Tokenizer.from_file(str(spec.tokenizer_path))
-    # tokenizers raises a bare Exception for unreadable or malformed files.
-    except Exception as e:
-        raise ModelNotFoundError(
-            f"Could not load the tokenizer {spec.tokenizer_path}: {e}", REIMPORT_HINT
-        ) from e
-
-
-def _pad_id(tokenizer: Tokenizer) -> int:
-    # Prefer the tokenizer's own padding setting; some tokenizer.json files ship without one.
-    padding = tokenizer.padding
-    if padding and isinstance(padding.get("pad_id"), int):
-        return int(padding["pad_id"])
-    for token in _PAD_TOKENS:
-        token_id = tokenizer.token_to_id(token)
-        if token_id is not None:
-            return token_id
-    return 0
-
-
-def _reject_str(texts: Sequence[str]) -> None:
-    # A bare str is a Sequence[str] too; encoding it would embed each character separately.
-    if isinstance(texts, str):
-        raise TypeError("expected a sequence of texts, got a single str; wrap it in a list")
