@@ -92,6 +92,15 @@ def test_query_prefix_changes_the_vector(e5: DenseEncoder, minilm: DenseEncoder)
     np.testing.assert_allclose(minilm.encode_queries([text])[0], minilm.encode_passages([text])[0], atol=1e-6)
 
 
+def test_default_batching_equals_one_by_one(encoder: DenseEncoder) -> None:
+    alone = np.stack([encoder.encode_passages([t])[0] for t in MIXED_LENGTHS])
+    np.testing.assert_allclose(encoder.encode_passages(MIXED_LENGTHS), alone, atol=1e-4)
+    queries = ["prazo", "notice of appeal deadline for the respondent"]
+    np.testing.assert_allclose(
+        encoder.encode_queries(queries), np.stack([encoder.encode_queries([q])[0] for q in queries]), atol=1e-4
+    )
+
+
 def test_batch_size_one_equals_one_by_one(encoder: DenseEncoder) -> None:
     alone = np.stack([encoder.encode_passages([t])[0] for t in MIXED_LENGTHS])
     np.testing.assert_allclose(encoder.encode_passages(MIXED_LENGTHS, batch_size=1), alone, atol=1e-4)

@@ -16,6 +16,7 @@ from casetrack.embed.session import create_session
 from casetrack.embed.tokens import (
     DEFAULT_MAX_BATCH_TOKENS,
     bucketed,
+    default_batch_size,
     feed,
     graph_inputs,
     load_tokenizer,
@@ -45,8 +46,8 @@ class DenseEncoder:
     Vectors depend slightly on which texts share a batch: the INT8 models quantize activations
     with one scale per input tensor, so padding and neighbours move a vector (cosine to the
     same text encoded alone: e5 >= 0.985, MiniLM >= 0.96; very short texts move most).
-    `batch_size=1` makes every vector independent of its neighbours and, for ~500-token
-    chunks on 2 cores, costs no throughput.
+    The default batch size (`tokens.default_batch_size`) is therefore 1 for INT8-dynamic
+    models, which keeps every vector independent of its neighbours.
     """
 
     def __init__(
@@ -106,14 +107,14 @@ class DenseEncoder:
         prefix = self.count_tokens([self._spec.passage_prefix])[0] if self._spec.passage_prefix else 0
         return self._spec.max_tokens - specials - prefix
 
-    def encode_passages(self, texts: Sequence[str], batch_size: int = 16) -> npt.NDArray[np.float32]:
+    def encode_passages(self, texts: Sequence[str], batch_size: int | None = None) -> npt.NDArray[np.float32]:
         """Vectors [len(texts), dim] (float32) for document chunks, in input order.
 
         Applies the model's passage prefix and truncates each text at `max_tokens`.
         """
         return self._encode(texts, self._spec.passage_prefix, batch_size)
 
-    def encode_queries(self, texts: Sequence[str], batch_size: int = 16) -> npt.NDArray[np.float32]:
+    def encode_queries(self, texts: Sequence[str], batch_size: int | None = None) -> npt.NDArray[np.float32]:
         """Vectors [len(texts), dim] (float32) for search queries, in input order.
 
         Applies the model's query prefix (e5: "query: "), which the passage side lacks.
@@ -132,8 +133,9 @@ class DenseEncoder:
 
     # -- internals --------------------------------------------------------------------------
 
-    def _encode(self, texts: Sequence[str], prefix: str, batch_size: int) -> npt.NDArray[np.float32]:
+    def _encode(self, texts: Sequence[str], prefix: str, batch_size: int | None) -> npt.NDArray[np.float32]:
         reject_str(texts)
+        batch_size = default_batch_size(self._spec) if batch_size is None else batch_size
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
         out = np.empty((len(texts), self._dim), dtype=np.float32)

@@ -22,6 +22,7 @@ from casetrack.errors import ModelNotFoundError
 # 500-token chunks, but the attention temporaries the memory arena keeps grow with batch x seq^2
 # (RSS ~0.45 GB at 4 x 512, ~2.2 GB at 32 x 512); short texts still batch up to `batch_size`.
 DEFAULT_MAX_BATCH_TOKENS = 2048
+DEFAULT_BATCH_SIZE = 8  # rows per call for models whose results do not depend on neighbours
 
 IntType = type[np.signedinteger[Any]]
 ORT_INT_TYPES: dict[str, IntType] = {"tensor(int64)": np.int64, "tensor(int32)": np.int32}
@@ -46,6 +47,18 @@ def load_tokenizer(spec: ModelSpec, truncate_at: int | None = None) -> Tokenizer
     else:
         tokenizer.enable_truncation(max_length=truncate_at)
     return tokenizer
+
+
+def default_batch_size(spec: ModelSpec) -> int:
+    """Texts per onnxruntime call that keep batched results equal to one-by-one within 1e-4.
+
+    INT8 dynamic quantization computes one activation scale per input tensor, so padding and
+    batch neighbours move every output (measured here: dense cosine down to 0.96, ColBERT
+    stand-in up to 0.08 per component, splade-tiny up to 0.24 per weight, even at equal
+    lengths). Batch 1 avoids that; for ~500-token chunks on 2 cores it costs little (E1 and
+    E12: within run-to-run noise; splade-tiny: 5-40%), see bench/RESULTS.md.
+    """
+    return 1 if (spec.quantization or "").startswith("int8-dynamic") else DEFAULT_BATCH_SIZE
 
 
 def pad_id(tokenizer: Tokenizer) -> int:
