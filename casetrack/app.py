@@ -15,7 +15,7 @@ from typing import Any
 from casetrack.config import Settings
 from casetrack.domain import SearchResponse
 from casetrack.errors import CaseTrackError, ModelNotFoundError
-from casetrack.ingest.pipeline import FileResult, Ingestor, Progress
+from casetrack.ingest.pipeline import FileResult, Progress
 from casetrack.store.case_store import CaseStore
 from casetrack.store.registry import CaseRecord, CaseRegistry, CaseStatus
 
@@ -29,24 +29,26 @@ class CaseTrack:
         self.settings = settings
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.registry = CaseRegistry(settings.registry_path, settings.cases_dir)
-        self._encoders: dict[str, Any] = {}
+        self._pool: Any = None
 
     def close(self) -> None:
         self.registry.close()
 
     # -- models -------------------------------------------------------------------------------
 
-    def encoder(self, language: str) -> Any:
-        """The primary dense model (E1) for a case language, loaded once per process."""
-        from casetrack.embed.catalog import find_model
-        from casetrack.embed.dense import DenseEncoder
+    @property
+    def pool(self) -> Any:
+        """The process's EncoderPool (built on first use: `case list` never loads onnxruntime)."""
+        if self._pool is None:
+            from casetrack.embed.pool import EncoderPool
 
-        spec = find_model(self.settings.models_dir, "dense", language=language)
-        key = str(spec.path)
-        if key not in self._encoders:
-            log.info("loading dense model %s", spec.name)
-            self._encoders[key] = DenseEncoder(spec)
-        return self._encoders[key]
+            self._pool = EncoderPool(self.settings.models_dir, self.settings.memory_mode)
+        return self._pool
+
+    def _mismatches(self, store: CaseStore) -> dict[str, str]:
+        from casetrack.ingest.embedding import model_mismatches
+
+        return model_mismatches(store.models(), self.pool, store.record.language, store.record.name)
 
     # -- cases --------------------------------------------------------------------------------
 
@@ -143,8 +145,18 @@ class CaseTrack:
         on_file: FileCallback | None = None,
         progress: Progress | None = None,
     ) -> list[FileResult]:
+        from casetrack.ingest.pipeline import Ingestor
+
         with self.writing(case) as store:
-            ingestor = Ingestor(store, self.encoder(store.record.language))
+            mismatched = self._mismatches(store)
+            if mismatched:
+                raise CaseTrackError(
+                    "The installed models differ from the ones this case was embedded with; new "
+                    "documents would not be comparable with the old ones. "
+                    + " ".join(mismatched.values()),
+                    f'casetrack reembed --case "{store.record.name}"',
+                )
+            ingestor = Ingestor(store, self.pool)
             results: list[FileResult] = []
             for i, path in enumerate(paths):
                 if on_file:
@@ -155,6 +167,58 @@ class CaseTrack:
                 results.append(result)
             return results
 
+    def reembed(
+        self,
+        case: str,
+        everything: bool = False,
+        on_document: Callable[[int, int, str], None] | None = None,
+        progress: Progress | None = None,
+    ) -> Any:
+        """Re-embed a case's stale (or all) embeddings with the installed models."""
+        from casetrack.ingest.reembed import reembed_case
+
+        with self.writing(case) as store:
+            return reembed_case(store, self.pool, everything, on_document, progress)
+
+    def status(self, case: str | None = None) -> dict[str, Any]:
+        """Memory tier, models per slot and, for a case, what search will skip and why."""
+        from casetrack import __version__
+        from casetrack.store.lance_tables import E7_VECTOR, LATE_VECTORS, SPARSE_IDS
+
+        pool = self.pool
+        out: dict[str, Any] = {
+            "version": __version__,
+            "data_dir": str(self.settings.data_dir),
+            "models_dir": str(self.settings.models_dir),
+            "memory_mode": pool.tier.value,
+            "memory_mode_reason": pool.tier_reason,
+            "loaded_models": pool.loaded_models(),
+            "cases": len(self.registry.list()),
+        }
+        languages = ["en", "pt"]
+        if case is None:
+            out["slots"] = {lang: [s.to_json() for s in pool.status(lang)] for lang in languages}
+            return out
+        store = self.open_case(case)
+        try:
+            language = store.record.language
+            mismatched = self._mismatches(store)
+            skipped = {slot: why for slot, why in pool.search_slots(language).items() if why}
+            skipped.update(mismatched)
+            columns = {"E1": "vector", "E7": E7_VECTOR, "E6": SPARSE_IDS, "E12": LATE_VECTORS}
+            out["case"] = {
+                "name": store.record.name,
+                "language": language,
+                "models": store.models(),
+                "mismatched": mismatched,
+                "chunks_missing": {slot: store.lance.count_missing(col) for slot, col in columns.items()},
+                "search_skips": skipped,
+            }
+            out["slots"] = {language: [s.to_json() for s in pool.status(language)]}
+            return out
+        finally:
+            store.close()
+
     def search(
         self, case: str, query: str, top_k: int = 10, documents: list[str] | None = None, offset: int = 0
     ) -> SearchResponse:
@@ -162,14 +226,19 @@ class CaseTrack:
 
         store = self.open_case(case)
         try:
-            encoder, missing = None, None
-            try:
-                encoder = self.encoder(store.record.language)
-            except ModelNotFoundError as e:
-                missing = str(e)
+            language = store.record.language
+            skipped = {slot: why for slot, why in self.pool.search_slots(language).items() if why}
+            skipped.update(self._mismatches(store))
+            encoder = None
+            if "E1" not in skipped:
+                try:
+                    encoder = self.pool.get("E1", language)
+                except ModelNotFoundError as e:
+                    skipped["E1"] = str(e)
             response = search(store, encoder, query, top_k, documents, offset)
-            if missing:
-                response.warnings.append(missing)
+            response.stages_skipped = skipped
+            if "E1" in skipped:
+                response.warnings.append(f"dense search (E1) skipped: {skipped['E1']}")
             return response
         finally:
             store.close()

@@ -13,6 +13,8 @@ import platformdirs
 
 ENV_HOME = "CASETRACK_HOME"
 ENV_MODELS = "CASETRACK_MODELS_DIR"
+ENV_MEMORY_MODE = "CASETRACK_MEMORY_MODE"
+MEMORY_MODES = ("full", "standard", "constrained")
 
 
 def default_data_dir() -> Path:
@@ -24,6 +26,7 @@ def default_data_dir() -> Path:
 class Settings:
     data_dir: Path
     models_dir: Path
+    memory_mode: str | None = None  # None: chosen from detected RAM
 
     @property
     def cases_dir(self) -> Path:
@@ -45,10 +48,15 @@ def resolve_settings(
     data_dir: str | os.PathLike[str] | None = None,
     models_dir: str | os.PathLike[str] | None = None,
     environ: dict[str, str] | None = None,
+    memory_mode: str | None = None,
 ) -> Settings:
-    """Explicit arguments win, then CASETRACK_HOME / CASETRACK_MODELS_DIR, then defaults."""
+    """Explicit arguments win, then CASETRACK_HOME / CASETRACK_MODELS_DIR / CASETRACK_MEMORY_MODE,
+    then defaults."""
     env = dict(os.environ) if environ is None else environ
     home = Path(data_dir or env.get(ENV_HOME) or default_data_dir()).expanduser().resolve()
     models = models_dir or env.get(ENV_MODELS)
     models_path = Path(models).expanduser().resolve() if models else home / "models"
-    return Settings(data_dir=home, models_dir=models_path)
+    mode = memory_mode or env.get(ENV_MEMORY_MODE) or None
+    if mode is not None and mode not in MEMORY_MODES:
+        raise ValueError(f"memory mode must be one of {', '.join(MEMORY_MODES)}, got {mode!r}")
+    return Settings(data_dir=home, models_dir=models_path, memory_mode=mode)

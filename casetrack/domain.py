@@ -199,4 +199,5 @@ class SearchResponse:
     hits: list[SearchHit] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
     stages_used: list[str] = field(default_factory=list)
+    stages_skipped: dict[str, str] = field(default_factory=dict)  # slot -> why (tier, missing model)
     warnings: list[str] = field(default_factory=list)

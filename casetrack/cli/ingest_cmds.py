@@ -59,7 +59,13 @@ def _summary(results: list[FileResult]) -> dict[str, Any]:
         "chunks": sum(r.chunks for r in results),
         "needs_ocr_pages": sum(len(r.needs_ocr_pages) for r in results if r.ok),
         "seconds": round(sum(r.seconds for r in results), 2),
+        # Batch-wide notes (e.g. a model that is not installed) once, not once per file.
+        "warnings": sorted({w for r in results for w in r.warnings if _batch_wide(w)}),
     }
+
+
+def _batch_wide(warning: str) -> bool:
+    return "model is not installed" in warning
 
 
 def _line(r: FileResult) -> str:
@@ -87,6 +93,8 @@ def _report(case: str, results: list[FileResult], as_json: bool) -> None:
             f"{summary['duplicates']} duplicates, {summary['needs_ocr']} need OCR, {summary['errors']} failed; "
             f"{summary['pages']} pages, {summary['chunks']} chunks."
         )
+        for warning in summary["warnings"]:
+            click.secho(f"Note: {warning}", fg="yellow", err=True)
     if summary["errors"] or summary["needs_ocr"]:
         sys.exit(EXIT_PARTIAL)
 

@@ -47,17 +47,25 @@ def _configure_logging(verbose: int) -> None:
     envvar="CASETRACK_MODELS_DIR",
     help="Folder of models, each with a model.json (default: DATA_DIR/models; env CASETRACK_MODELS_DIR).",
 )
+@click.option(
+    "--memory-mode",
+    type=click.Choice(["full", "standard", "constrained"]),
+    envvar="CASETRACK_MEMORY_MODE",
+    help="Which models stay in memory (default: chosen from detected RAM; env CASETRACK_MEMORY_MODE).",
+)
 @click.option("-v", "--verbose", count=True, help="Log more to stderr (-v info, -vv debug).")
 @click.version_option(__version__, prog_name="casetrack")
 @click.pass_context
-def cli(ctx: click.Context, data_dir: str | None, models_dir: str | None, verbose: int) -> None:
+def cli(
+    ctx: click.Context, data_dir: str | None, models_dir: str | None, memory_mode: str | None, verbose: int
+) -> None:
     """CaseTrack: search your case documents locally, with exact citations."""
     _configure_logging(verbose)
     # LanceDB's Rust core logs warnings (e.g. "No existing dataset") straight to stderr.
     os.environ.setdefault("LANCEDB_LOG", "error")
     from casetrack.config import resolve_settings
 
-    ctx.obj = resolve_settings(data_dir, models_dir, environ={})
+    ctx.obj = resolve_settings(data_dir, models_dir, environ={}, memory_mode=memory_mode)
 
 
 def get_app(ctx: click.Context) -> Any:
@@ -74,13 +82,16 @@ def get_app(ctx: click.Context) -> Any:
 
 
 def _register() -> None:
-    from casetrack.cli import case_cmds, ingest_cmds, search_cmds
+    from casetrack.cli import case_cmds, ingest_cmds, models_cmds, search_cmds, status_cmds
 
     cli.add_command(case_cmds.case)
     cli.add_command(ingest_cmds.ingest)
     cli.add_command(ingest_cmds.ingest_folder)
     cli.add_command(search_cmds.search)
     cli.add_command(search_cmds.demo)
+    cli.add_command(status_cmds.status)
+    cli.add_command(status_cmds.reembed)
+    cli.add_command(models_cmds.models)
 
 
 _register()

@@ -46,6 +46,7 @@ def response_json(r: SearchResponse) -> dict[str, Any]:
             for h in r.hits
         ],
         "stages_used": r.stages_used,
+        "stages_skipped": r.stages_skipped,
         "timings_ms": r.timings_ms,
         "warnings": r.warnings,
     }

@@ -9,18 +9,18 @@ one built on a workstation.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 GIB = 1 << 30
 
 
-class Tier(str, Enum):
+class Tier(StrEnum):
     FULL = "full"
     STANDARD = "standard"
     CONSTRAINED = "constrained"
 
 
-class Residency(str, Enum):
+class Residency(StrEnum):
     RESIDENT = "resident"  # loaded at start, kept
     LAZY = "lazy"  # loaded on first use, kept until memory pressure
     TRANSIENT = "transient"  # loaded for one use, unloaded right after

@@ -10,21 +10,22 @@ import logging
 import time
 import traceback
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-import numpy as np
 import pyarrow as pa
 
 from casetrack.chunk.chunker import chunk_document
 from casetrack.domain import ChunkDraft, ParsedDocument
+from casetrack.embed.pool import EncoderPool
 from casetrack.errors import CaseTrackError, NoTextError, ParseError
+from casetrack.ingest.embedding import ChunkEmbeddings, embed_chunks
 from casetrack.ingest.files import sha256_file
 from casetrack.parse import parse_file
 from casetrack.store.case_store import CaseStore
-from casetrack.store.lance_tables import chunk_schema
+from casetrack.store.lance_tables import EMBEDDING_COLUMNS, chunk_schema
 
 log = logging.getLogger(__name__)
 
@@ -32,20 +33,6 @@ log = logging.getLogger(__name__)
 Progress = Callable[[str, int, int], None]
 
 LARGE_FILE_BYTES = 200 * 1024 * 1024
-
-
-class PassageEncoder(Protocol):
-    """What ingest needs from the embedding layer (the dense encoder or, later, the pool)."""
-
-    @property
-    def dim(self) -> int: ...
-
-    @property
-    def fingerprint(self) -> str: ...
-
-    def encode_passages(self, texts: Sequence[str], batch_size: int = 16) -> np.ndarray: ...
-
-    def count_tokens(self, texts: Sequence[str]) -> list[int]: ...
 
 
 @dataclass
@@ -78,9 +65,14 @@ def _noop(stage: str, done: int, total: int) -> None:
 
 
 class Ingestor:
-    def __init__(self, store: CaseStore, encoder: PassageEncoder) -> None:
+    """Ingests files into one case (the caller holds its writer lock) with the process's pool."""
+
+    def __init__(self, store: CaseStore, pool: EncoderPool) -> None:
         self.store = store
-        self.encoder = encoder
+        self.pool = pool
+        self.language = store.record.language
+        # Chunk sizes are counted in E1 tokens, the model with the tightest use of its window.
+        self.primary = pool.get("E1", self.language)
 
     def ingest_file(
         self, path: Path, force: bool = False, password: str | None = None, progress: Progress = _noop
@@ -130,7 +122,7 @@ class Ingestor:
         progress("parse", 0, 1)
         parsed = parse_file(path, password=password)
         progress("parse", 1, 1)
-        drafts = chunk_document(parsed, self.encoder.count_tokens)
+        drafts = chunk_document(parsed, self.primary.count_tokens)
         result.file_type = parsed.file_type.value
         result.pages = parsed.page_count
         result.needs_ocr_pages = parsed.needs_ocr_pages
@@ -141,11 +133,13 @@ class Ingestor:
                 "If it is a scan, it needs OCR (coming in a later version).",
             )
 
-        vectors = self._embed([d.text for d in drafts], progress)
-        rows = _chunk_rows(drafts, vectors, self.encoder.dim)
-        document_row = _document_row(path, name, sha, parsed, len(drafts), self.encoder.fingerprint, result.warnings)
+        case = self.store.record.name
+        embeddings = embed_chunks(self.pool, self.language, case, [d.text for d in drafts], progress)
+        result.warnings += list(embeddings.missing.values())
+        rows = chunk_rows(drafts, embeddings)
+        document_row = _document_row(path, name, sha, parsed, len(drafts), embeddings, result.warnings)
         progress("store", 0, 1)
-        self.store.record_embedding_model(self.encoder.fingerprint, self.encoder.dim)
+        self.store.record_models({slot: use.to_json() for slot, use in embeddings.models.items()})
         self.store.commit_document(doc_id, name, str(path), sha, rows, document_row)
         progress("store", 1, 1)
         result.status = "replaced" if existing else "ingested"
@@ -161,16 +155,9 @@ class Ingestor:
         qualified = f"{path.parent.name}/{path.name}"
         return qualified if qualified not in taken else f"{qualified} ({uuid.uuid4().hex[:4]})"
 
-    def _embed(self, texts: list[str], progress: Progress, batch: int = 16) -> np.ndarray:
-        parts = []
-        for start in range(0, len(texts), batch):
-            progress("embed", start, len(texts))
-            parts.append(self.encoder.encode_passages(texts[start : start + batch], batch_size=batch))
-        progress("embed", len(texts), len(texts))
-        return np.concatenate(parts).astype(np.float32)
 
-
-def _chunk_rows(drafts: list[ChunkDraft], vectors: np.ndarray, dim: int) -> pa.Table:
+def chunk_rows(drafts: list[ChunkDraft], embeddings: ChunkEmbeddings) -> pa.Table:
+    """LanceDB rows: text and provenance of each draft plus every embedding column computed."""
     columns: dict[str, list[Any]] = {
         "chunk_id": ["" for _ in drafts],  # assigned by the store with the generation
         "doc_id": ["" for _ in drafts],
@@ -189,15 +176,13 @@ def _chunk_rows(drafts: list[ChunkDraft], vectors: np.ndarray, dim: int) -> pa.T
         "extraction_method": [d.extraction_method.value for d in drafts],
         "ocr_confidence": [d.ocr_confidence for d in drafts],
     }
-    schema = chunk_schema(dim)
-    arrays = [pa.array(columns[f.name], f.type) for f in schema if f.name != "vector"]
-    flat = pa.array(vectors.reshape(-1), pa.float32())
-    arrays.append(pa.FixedSizeListArray.from_arrays(flat, dim))
-    return pa.Table.from_arrays(arrays, schema=schema)
+    base = [f for f in chunk_schema(1) if f.name not in EMBEDDING_COLUMNS]
+    arrays = [pa.array(columns[f.name], f.type) for f in base] + list(embeddings.columns.values())
+    return pa.Table.from_arrays(arrays, schema=pa.schema(base + embeddings.fields))
 
 
 def _document_row(
-    path: Path, name: str, sha: str, parsed: ParsedDocument, chunks: int, model: str, warnings: list[str]
+    path: Path, name: str, sha: str, parsed: ParsedDocument, chunks: int, emb: ChunkEmbeddings, warnings: list[str]
 ) -> dict[str, Any]:
     return {
         "name": name,
@@ -209,6 +194,7 @@ def _document_row(
         "chunk_count": chunks,
         "needs_ocr_pages": parsed.needs_ocr_pages,
         "ingested_at": time.time(),
-        "embed_model": model,
+        "embed_model": emb.models["E1"].fingerprint,
+        "embed_models": sorted(f"{slot}={use.fingerprint}" for slot, use in emb.models.items()),
         "warnings": warnings,
     }

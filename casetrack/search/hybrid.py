@@ -106,8 +106,6 @@ def search(
         rankings["dense"] = [r["chunk_id"] for r in dense_rows if visible.get(r["doc_id"]) == r["gen"]]
         t = lap("dense", t)
         response.stages_used.append("dense")
-    else:
-        response.warnings.append("dense model unavailable: keyword (BM25) results only")
 
     fused = reciprocal_rank_fusion(rankings, k=cfg.rrf_k)
     if len(rankings) > 1:

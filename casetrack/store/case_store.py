@@ -75,9 +75,16 @@ class CaseStore:
         tmp.write_text(json.dumps(info, indent=2), encoding="utf-8")
         os.replace(tmp, self._case_json_path)
 
-    def record_embedding_model(self, fingerprint: str, dim: int) -> None:
-        if self.case_info().get("embedding_model") != fingerprint:
-            self._write_case_json(embedding_model=fingerprint, embedding_dim=dim)
+    def models(self) -> dict[str, dict[str, Any]]:
+        """slot -> {"fingerprint", "dim", "codec"} of the models this case was embedded with."""
+        models = self.case_info().get("models")
+        return dict(models) if isinstance(models, dict) else {}
+
+    def record_models(self, used: dict[str, dict[str, Any]]) -> None:
+        """Remember which model filled each slot (the caller refused mismatches beforehand)."""
+        merged = {**self.models(), **used}
+        e1 = merged.get("E1", {})
+        self._write_case_json(models=merged, embedding_model=e1.get("fingerprint"), embedding_dim=e1.get("dim"))
 
     # -- reads --------------------------------------------------------------------------------
 

@@ -19,7 +19,18 @@ CHUNKS = "chunks"
 DOCUMENTS = "documents"
 
 
+# Embedding columns beyond E1's `vector`, added to the table the first time a model fills them
+# (older rows read as null: those chunks lack that embedding until `casetrack reembed`).
+E7_VECTOR = "vector_e7"
+SPARSE_IDS = "sparse_ids"
+SPARSE_VALUES = "sparse_vals"
+LATE_VECTORS = "li_vecs"
+LATE_COUNT = "li_count"
+EMBEDDING_COLUMNS = ("vector", E7_VECTOR, SPARSE_IDS, SPARSE_VALUES, LATE_VECTORS, LATE_COUNT)
+
+
 def chunk_schema(dim: int) -> pa.Schema:
+    """Text, provenance and the E1 vector; other embedding columns are appended by ingest."""
     return pa.schema(
         [
             pa.field("chunk_id", pa.string(), nullable=False),
@@ -57,12 +68,13 @@ DOCUMENT_SCHEMA = pa.schema(
         pa.field("needs_ocr_pages", pa.list_(pa.int32())),
         pa.field("ingested_at", pa.float64()),
         pa.field("embed_model", pa.string()),
+        pa.field("embed_models", pa.list_(pa.string())),
         pa.field("warnings", pa.list_(pa.string())),
     ]
 )
 
-# Columns a search result needs (everything but the vector).
-RESULT_COLUMNS = [f.name for f in chunk_schema(1) if f.name != "vector"]
+# Columns a search result needs (no embeddings).
+RESULT_COLUMNS = [f.name for f in chunk_schema(1) if f.name not in EMBEDDING_COLUMNS]
 
 
 def sql_str(value: str) -> str:
@@ -137,9 +149,20 @@ class LanceTables:
     # -- writes ---------------------------------------------------------------------------
 
     def replace_document_chunks(self, doc_id: str, rows: pa.Table) -> None:
-        """Swap all of a document's chunks for `rows` in one atomic commit."""
-        dim = rows.schema.field("vector").type.list_size
-        table = self.ensure(CHUNKS, chunk_schema(dim))
+        """Swap all of a document's chunks for `rows` in one atomic commit.
+
+        Embedding columns the table lacks are added first (null for existing rows); columns
+        the table has and `rows` lack are written as null.
+        """
+        table = self.ensure(CHUNKS, rows.schema)
+        have = set(table.schema.names)
+        new_fields = [f for f in rows.schema if f.name not in have]
+        if new_fields:
+            table.add_columns(new_fields)
+        for f in table.schema:
+            if f.name not in rows.schema.names:
+                rows = rows.append_column(f, pa.nulls(rows.num_rows, f.type))
+        rows = rows.select(table.schema.names).cast(table.schema)
         (
             table.merge_insert("chunk_id")
             .when_matched_update_all()
@@ -170,22 +193,40 @@ class LanceTables:
             where += f" AND gen = {int(gen)}"
         return int(table.count_rows(where))
 
-    def document_chunks(self, doc_id: str, gen: int) -> pa.Table:
+    def document_chunks(self, doc_id: str, gen: int, with_embeddings: bool = False) -> pa.Table:
+        """One document generation's chunks in reading order (all columns if `with_embeddings`)."""
         table = self.table(CHUNKS)
         if table is None:
             return pa.table({c: [] for c in RESULT_COLUMNS})
         where = f"doc_id = {sql_str(doc_id)} AND gen = {int(gen)}"
         n = max(int(table.count_rows(where)), 1)
-        return table.search().where(where).select(RESULT_COLUMNS).limit(n).to_arrow().sort_by("seq")
+        query = table.search().where(where)
+        if not with_embeddings:
+            query = query.select(RESULT_COLUMNS)
+        return query.limit(n).to_arrow().sort_by("seq")
 
-    def fetch_chunks(self, chunk_ids: list[str]) -> dict[str, dict[str, Any]]:
+    def fetch_chunks(self, chunk_ids: list[str], columns: list[str] | None = None) -> dict[str, dict[str, Any]]:
         table = self.table(CHUNKS)
         if table is None or not chunk_ids:
             return {}
-        rows = (
-            table.search().where(sql_in("chunk_id", chunk_ids)).select(RESULT_COLUMNS).limit(len(chunk_ids)).to_list()
-        )
+        wanted = [c for c in (columns or RESULT_COLUMNS) if c in table.schema.names]
+        if "chunk_id" not in wanted:
+            wanted.append("chunk_id")
+        rows = table.search().where(sql_in("chunk_id", chunk_ids)).select(wanted).limit(len(chunk_ids)).to_list()
         return {r["chunk_id"]: r for r in rows}
+
+    def columns(self) -> list[str]:
+        table = self.table(CHUNKS)
+        return [] if table is None else list(table.schema.names)
+
+    def count_missing(self, column: str) -> int:
+        """Chunks whose `column` is null (or all chunks if the table lacks the column)."""
+        table = self.table(CHUNKS)
+        if table is None:
+            return 0
+        if column not in table.schema.names:
+            return int(table.count_rows())
+        return int(table.count_rows(f"{column} IS NULL"))
 
     def doc_ids_in_chunks(self) -> set[str]:
         table = self.table(CHUNKS)

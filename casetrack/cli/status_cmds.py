@@ -1,0 +1,75 @@
+"""`casetrack status` (memory mode, models, what search skips) and `casetrack reembed`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from casetrack.cli.main import get_app
+
+
+@click.command("status")
+@click.option("--case", "case", default=None, help="Also report this case's models and skipped stages.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def status(ctx: click.Context, case: str | None, as_json: bool) -> None:
+    """Show the memory mode, which models each slot uses, and which search stages are skipped."""
+    info = get_app(ctx).status(case)
+    if as_json:
+        click.echo(json.dumps(info))
+        return
+    click.echo(f"CaseTrack {info['version']}  data: {info['data_dir']}  models: {info['models_dir']}")
+    click.echo(f"Memory mode: {info['memory_mode']} ({info['memory_mode_reason']})")
+    for language, slots in info["slots"].items():
+        click.echo(f"Models for {language} cases:")
+        for s in slots:
+            model = s["model"] or "MISSING"
+            note = f" - {s['problem']}" if s["problem"] else ""
+            click.echo(f"  {s['slot']:<4} {s['purpose']:<17} {model:<28} {s['residency']:<9}{note}")
+    c = info.get("case")
+    if c:
+        click.echo(f"Case '{c['name']}' ({c['language']}):")
+        for slot, n in c["chunks_missing"].items():
+            if n:
+                click.echo(f"  {n} chunks have no {slot} vectors (casetrack reembed --case \"{c['name']}\")")
+        for slot, why in c["search_skips"].items():
+            click.secho(f"  search skips {slot}: {why}", fg="yellow")
+
+
+@click.command("reembed")
+@click.option("--case", "case", required=True, help="Case name or id.")
+@click.option("--all", "everything", is_flag=True, help="Recompute every embedding, not only stale ones.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON report on stdout.")
+@click.pass_context
+def reembed(ctx: click.Context, case: str, everything: bool, as_json: bool) -> None:
+    """Fill in missing embeddings and replace ones made by other models (text is kept)."""
+    app = get_app(ctx)
+    bar: Any = None
+
+    def on_document(i: int, total: int, name: str) -> None:
+        nonlocal bar
+        if not sys.stderr.isatty():
+            return
+        if bar is None:
+            bar = click.progressbar(length=total, label="Re-embedding", file=sys.stderr, show_pos=True)
+            bar.__enter__()
+        bar.update(1 if i else 0, current_item=name[:40])
+
+    try:
+        report = app.reembed(case, everything, on_document=on_document)
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    if as_json:
+        click.echo(json.dumps(report.to_json()))
+        return
+    for item in report.reembedded:
+        click.echo(f"  OK   {item['document']}: {', '.join(item['slots'])} ({item['chunks']} chunks)")
+    click.echo(
+        f"{report.documents} documents: {len(report.reembedded)} re-embedded, {report.up_to_date} already up to date."
+    )
+    for warning in report.still_missing.values():
+        click.secho(f"Note: {warning}", fg="yellow", err=True)
