@@ -6,13 +6,15 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from casetrack.cli.main import EXIT_PARTIAL, get_app
 from casetrack.ingest.files import discover_files
-from casetrack.ingest.pipeline import FileResult
+
+if TYPE_CHECKING:  # the pipeline pulls in LanceDB and the parsers: not for `casetrack --help`
+    from casetrack.ingest.pipeline import FileResult
 
 
 class _Bar:
