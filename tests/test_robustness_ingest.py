@@ -30,15 +30,22 @@ def test_robustness_corpus_through_ingest_folder(tmp_path: Path) -> None:
     assert done.returncode in (0, 3), done.stderr[-3000:]
     report = json.loads(done.stdout)
     files = report["files"]
-    expected = sorted(str(p) for p in corpus.rglob("*.pdf"))
-    assert sorted(f["path"] for f in files) == expected
+    # Every PDF is reported once; the folder's other document files (TXT, DOCX, ...) come too.
+    reported = [f["path"] for f in files]
+    assert len(reported) == len(set(reported))
+    assert {str(p) for p in corpus.rglob("*.pdf")} <= set(reported)
     for f in files:
-        if f["status"] in ("ingested", "duplicate"):
+        if f["status"] in ("ingested", "replaced", "duplicate"):
             continue
         assert f["error"] and f["hint"], f
         assert f["error_code"] != "internal", f
         if f["error_code"] == "encrypted":
-            assert "--password" in f["hint"] and "decrypt" in f["hint"]
+            assert "decrypt" in f["hint"], f
+            if "password-protected" in f["error"]:  # not for encryption pdfminer cannot read at all
+                assert "--password" in f["hint"], f
     summary = report["summary"]
     assert summary["ingested"] >= 150, summary
-    print(json.dumps(summary))
+    by_code: dict[str, int] = {}
+    for f in files:
+        by_code[f["error_code"] or f["status"]] = by_code.get(f["error_code"] or f["status"], 0) + 1
+    print(json.dumps({"summary": summary, "by_outcome": by_code}))
