@@ -11,6 +11,7 @@ import numpy.typing as npt
 import onnxruntime as ort
 from tokenizers import Encoding
 
+from casetrack.embed.base import EncoderBase
 from casetrack.embed.catalog import REIMPORT_HINT, ModelSpec
 from casetrack.embed.session import create_session
 from casetrack.embed.tokens import (
@@ -33,7 +34,7 @@ _TOKEN_LEVEL_OUTPUT = "last_hidden_state"
 _POOLINGS = ("mean", "cls")
 
 
-class DenseEncoder:
+class DenseEncoder(EncoderBase):
     """Encodes queries and passages with one dense model.
 
     The caller owns the instance (an onnxruntime session and two tokenizers: ~135 MB resident
@@ -64,7 +65,7 @@ class DenseEncoder:
             raise ValueError(f"DenseEncoder needs a dense model, got {spec.name} ({spec.role})")
         if max_batch_tokens < 1:
             raise ValueError(f"max_batch_tokens must be >= 1, got {max_batch_tokens}")
-        self._spec = spec
+        super().__init__(spec)
         self._dim = spec.dim
         self._max_batch_tokens = max_batch_tokens
 
@@ -81,21 +82,8 @@ class DenseEncoder:
     # -- public API -------------------------------------------------------------------------
 
     @property
-    def spec(self) -> ModelSpec:
-        return self._spec
-
-    @property
     def dim(self) -> int:
         return self._dim
-
-    @property
-    def max_tokens(self) -> int:
-        """Model input limit in tokens, special tokens and prefix included."""
-        return self._spec.max_tokens
-
-    @property
-    def fingerprint(self) -> str:
-        return self._spec.fingerprint
 
     @property
     def passage_token_budget(self) -> int:

@@ -26,6 +26,7 @@ import numpy.typing as npt
 from tokenizers import Encoding, Tokenizer
 from tokenizers.processors import TemplateProcessing
 
+from casetrack.embed.base import EncoderBase
 from casetrack.embed.catalog import REIMPORT_HINT, ModelSpec
 from casetrack.embed.session import create_session
 from casetrack.embed.token_codec import (
@@ -87,7 +88,7 @@ def maxsim_many(query: Vectors, docs: Sequence[Vectors]) -> Vectors:
     return scores
 
 
-class LateInteractionEncoder:
+class LateInteractionEncoder(EncoderBase):
     """Encodes queries and documents into L2-normalised token vectors with one ColBERT model.
 
     The caller owns the instance (one onnxruntime session, two tokenizers); `encode_*` may be
@@ -111,7 +112,7 @@ class LateInteractionEncoder:
             raise ValueError(f"LateInteractionEncoder needs a late_interaction model, not {spec.role}")
         if max_batch_tokens < 1:
             raise ValueError(f"max_batch_tokens must be >= 1, got {max_batch_tokens}")
-        self._spec = spec
+        super().__init__(spec)
         self._dim = spec.dim
         self._max_batch_tokens = max_batch_tokens
         self._pruning = pruning if pruning is not None else default_pruning(spec)
@@ -139,22 +140,9 @@ class LateInteractionEncoder:
     # -- public API -------------------------------------------------------------------------
 
     @property
-    def spec(self) -> ModelSpec:
-        return self._spec
-
-    @property
     def dim(self) -> int:
         """Size of each token vector."""
         return self._dim
-
-    @property
-    def max_tokens(self) -> int:
-        """Model input limit in tokens, special tokens and markers included."""
-        return self._spec.max_tokens
-
-    @property
-    def fingerprint(self) -> str:
-        return self._spec.fingerprint
 
     @property
     def pruning(self) -> TokenPruning:

@@ -19,6 +19,7 @@ import numpy.typing as npt
 from tokenizers import Encoding
 
 from casetrack.embed import tokens
+from casetrack.embed.base import EncoderBase
 from casetrack.embed.catalog import REIMPORT_HINT, ModelSpec
 from casetrack.embed.session import create_session
 from casetrack.errors import ModelNotFoundError
@@ -93,7 +94,7 @@ def _broken(message: str) -> ModelNotFoundError:
     return ModelNotFoundError(message, REIMPORT_HINT)
 
 
-class SparseEncoder:
+class SparseEncoder(EncoderBase):
     """Encodes passages (and queries) with one learned-sparse model; thread-safe once built.
 
     Memory arena on: onnxruntime keeps the largest call's [tokens, vocab] temporaries for the
@@ -124,7 +125,7 @@ class SparseEncoder:
             raise ValueError(f"max_batch_tokens must be >= 1, got {max_batch_tokens}")
         if max_terms is not None and max_terms < 1:
             raise ValueError(f"max_terms must be >= 1 or None, got {max_terms}")
-        self._spec = spec
+        super().__init__(spec)
         self._max_batch_tokens = min(max_batch_tokens, spec.max_tokens) if arena else max_batch_tokens
         self._max_terms = max_terms
         self._tokenizer = tokens.load_tokenizer(spec, truncate_at=spec.max_tokens)
@@ -153,22 +154,9 @@ class SparseEncoder:
         self._idf = self._load_idf()
 
     @property
-    def spec(self) -> ModelSpec:
-        return self._spec
-
-    @property
-    def fingerprint(self) -> str:
-        return self._spec.fingerprint
-
-    @property
     def vocab_size(self) -> int:
         """Width of the vectors: every index is < vocab_size."""
         return self._vocab_size
-
-    @property
-    def max_tokens(self) -> int:
-        """Model input limit in tokens, special tokens included; longer texts are truncated."""
-        return self._spec.max_tokens
 
     @property
     def query_mode(self) -> str:
