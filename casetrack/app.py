@@ -21,6 +21,7 @@ from casetrack.store.registry import CaseRecord, CaseRegistry, CaseStatus
 if TYPE_CHECKING:
     from casetrack.domain import SearchResponse
     from casetrack.ingest.pipeline import FileResult, Progress
+    from casetrack.search.config import SearchConfig
     from casetrack.store.case_store import CaseStore
 
 log = logging.getLogger(__name__)
@@ -226,23 +227,50 @@ class CaseTrack:
             store.close()
 
     def search(
-        self, case: str, query: str, top_k: int = 10, documents: list[str] | None = None, offset: int = 0
+        self,
+        case: str,
+        query: str,
+        top_k: int = 10,
+        documents: list[str] | None = None,
+        offset: int = 0,
+        config: SearchConfig | None = None,
     ) -> SearchResponse:
-        from casetrack.search.hybrid import search
+        from contextlib import ExitStack
 
+        from casetrack.search.config import SearchConfig
+        from casetrack.search.pipeline import search
+        from casetrack.search.stages import QueryModels
+
+        cfg = config or SearchConfig()
         store = self.open_case(case)
         try:
             language = store.record.language
+            stored = store.models()
             skipped = {slot: why for slot, why in self.pool.search_slots(language).items() if why}
             skipped.update(self._mismatches(store))
-            encoder = None
-            if "E1" not in skipped:
-                try:
-                    encoder = self.pool.get("E1", language)
-                except ModelNotFoundError as e:
-                    skipped["E1"] = str(e)
-            response = search(store, encoder, query, top_k, documents, offset)
-            response.stages_skipped = skipped
+            for slot in ("E6", "E7", "E12"):
+                if slot not in stored and slot not in skipped:
+                    skipped[slot] = (
+                        f"this case has no {slot} vectors yet: casetrack reembed --case \"{store.record.name}\""
+                    )
+            wanted = {"E1": True, "E7": "e7" in cfg.lists, "E6": "sparse" in cfg.lists, "E12": cfg.rerank}
+            with ExitStack() as stack:
+                loaded: dict[str, Any] = {}
+                for slot, want in wanted.items():
+                    if want and slot not in skipped:
+                        try:
+                            loaded[slot] = stack.enter_context(self.pool.use(slot, language))
+                        except ModelNotFoundError as e:
+                            skipped[slot] = str(e)
+                models = QueryModels(
+                    dense=loaded.get("E1"),
+                    e7=loaded.get("E7"),
+                    sparse=loaded.get("E6"),
+                    late=loaded.get("E12"),
+                    late_codec=stored.get("E12", {}).get("codec"),
+                    skipped=skipped,
+                )
+                response = search(store, models, query, top_k, documents, offset, cfg)
             if "E1" in skipped:
                 response.warnings.append(f"dense search (E1) skipped: {skipped['E1']}")
             return response

@@ -67,3 +67,30 @@ def test_snippet_picks_the_matching_sentence() -> None:
     text = "Rent is due monthly. " * 30 + "Either party may terminate on sixty days notice. " + "Deposit terms. " * 30
     snippet = best_snippet(text, "terminate notice", build_analyzer("en"), max_chars=120)
     assert "terminate" in snippet and len(snippet) <= 130 and snippet.startswith("… ")
+
+
+def test_every_stage_runs_and_names_itself(app: CaseTrack) -> None:
+    from casetrack.search.config import SearchConfig
+
+    full = SearchConfig(lists=("bm25", "dense", "sparse", "e7"), rerank=True)
+    response = app.search("Lease", "how can the contract be ended", top_k=2, config=full)
+    assert response.stages_used == ["bm25", "dense", "sparse", "e7", "rrf", "rerank"]
+    assert response.hits[0].provenance.document == "lease.txt"
+    assert {"sparse", "e7", "rerank", "fetch_candidates"} <= set(response.timings_ms)
+
+
+def test_ablation_configs(app: CaseTrack) -> None:
+    from casetrack.search.config import SearchConfig
+
+    dense_only = app.search("Lease", "ending the agreement early", config=SearchConfig(lists=("dense",)))
+    assert dense_only.stages_used == ["dense"] and dense_only.hits
+    bm25_only = app.search("Lease", "vacation", config=SearchConfig(lists=("bm25",)))
+    assert bm25_only.stages_used == ["bm25"]
+    assert [h.provenance.document for h in bm25_only.hits] == ["policy.txt"]
+    # BM25 recall only: dense re-ranks BM25's candidates but adds none.
+    recall = SearchConfig(dense_recall=False)
+    ranked = app.search("Lease", "vacation", config=recall)
+    assert ranked.stages_used == ["bm25", "dense", "rrf"]
+    assert [h.provenance.document for h in ranked.hits] == ["policy.txt"]
+    with pytest.raises(ValueError):
+        SearchConfig(lists=("bm25", "colbert"))

@@ -1,0 +1,42 @@
+"""Search pipeline settings: which lists are recalled and fused, with what weights, and the
+boost and rerank stages. Defaults are what the retrieval benchmarks chose (bench/RESULTS.md);
+every benchmark ablation is one `SearchConfig`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+# Ranked lists a search can fuse. "dense" is E1, "e7" the structure model, "sparse" E6.
+LISTS = ("bm25", "dense", "sparse", "e7")
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    # Stage 1-2: each enabled list contributes its top-N candidates, fused by weighted RRF.
+    lists: tuple[str, ...] = ("bm25", "dense")
+    # Dense nearest neighbours join BM25 in recall (else dense only ranks BM25's candidates).
+    dense_recall: bool = True
+    bm25_candidates: int = 100
+    dense_candidates: int = 100
+    sparse_candidates: int = 100
+    e7_candidates: int = 100
+    rrf_k: int = 60
+    weights: dict[str, float] = field(default_factory=lambda: {name: 1.0 for name in LISTS})
+    # Stage 3: exact-match boost (quoted phrases, citations, numbers, party names...).
+    boost: bool = False
+    boost_weight: float = 1.0
+    # Stage 4: late-interaction MaxSim over the top `rerank_top` fused candidates.
+    rerank: bool = False
+    rerank_top: int = 50
+    rerank_weight: float = 0.5
+    max_top_k: int = 100
+
+    def __post_init__(self) -> None:
+        unknown = [name for name in self.lists if name not in LISTS]
+        if unknown or not self.lists:
+            raise ValueError(f"lists must be a non-empty subset of {LISTS}, got {self.lists}")
+
+    def with_(self, **changes: object) -> SearchConfig:
+        """A copy with some settings changed (benchmarks build their ablations this way)."""
+        return replace(self, **changes)  # type: ignore[arg-type]

@@ -1,0 +1,171 @@
+"""The four-stage search: recall → fusion → boost → rerank, over committed chunks only.
+
+1. Recall: tantivy BM25 top-N (analyzer tokens, quoted phrases) plus E1 nearest neighbours
+   (BM25 alone misses passages that share no words with the question).
+2. Fusion: every enabled model ranks the whole candidate set from stored vectors (E1, E6, E7;
+   BM25 by its own order), combined by weighted reciprocal rank fusion.
+3. Boost: exact-match signals of the query (quoted phrases, citations, CNJ numbers, ...).
+4. Rerank: late-interaction MaxSim over the top candidates, blended with the fused score.
+
+Which lists and stages run is a `SearchConfig`; a stage whose model is missing or skipped by
+the memory tier is left out and reported in `stages_skipped`.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from casetrack.domain import SearchHit, SearchResponse
+from casetrack.errors import CaseTrackError
+from casetrack.search import stages
+from casetrack.search.config import SearchConfig
+from casetrack.search.fusion import reciprocal_rank_fusion
+from casetrack.search.results import provenance, resolve_documents
+from casetrack.search.snippet import best_snippet
+from casetrack.store import lance_tables as lt
+from casetrack.store.case_store import CaseStore, gen_of_chunk
+
+# Which stored column each fused list scores candidates with.
+_LIST_COLUMNS = {"dense": ["vector"], "e7": [lt.E7_VECTOR], "sparse": [lt.SPARSE_IDS, lt.SPARSE_VALUES]}
+_LIST_SLOT = {"dense": "E1", "e7": "E7", "sparse": "E6"}
+
+
+class _Clock:
+    def __init__(self, timings: dict[str, float]) -> None:
+        self.timings = timings
+        self.started = self.last = time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.timings[name] = round(self.timings.get(name, 0.0) + (now - self.last) * 1000, 2)
+        self.last = now
+
+    def total(self) -> None:
+        self.timings["total"] = round((time.perf_counter() - self.started) * 1000, 2)
+
+
+def search(
+    store: CaseStore,
+    models: stages.QueryModels,
+    query: str,
+    top_k: int = 10,
+    documents: list[str] | None = None,
+    offset: int = 0,
+    config: SearchConfig | None = None,
+) -> SearchResponse:
+    cfg = config or SearchConfig()
+    if not query.strip():
+        raise CaseTrackError("The search query is empty.", 'Example: casetrack search --case X "termination notice"')
+    if not 1 <= top_k <= cfg.max_top_k:
+        raise CaseTrackError(f"top_k must be between 1 and {cfg.max_top_k}.", "Use --top-k 10.")
+    response = SearchResponse(query=query, case=store.record.name, stages_skipped=dict(models.skipped))
+    clock = _Clock(response.timings_ms)
+    visible = store.visible()
+    doc_filter = resolve_documents(store, documents) if documents else None
+    lists = [name for name in cfg.lists if name == "bm25" or _model(models, name) is not None]
+
+    # -- stage 1: recall ----------------------------------------------------------------------
+    rankings: dict[str, list[str]] = {}
+    candidates: list[str] = []
+    if "bm25" in lists:
+        hits = store.bm25.search(query, cfg.bm25_candidates, doc_filter)
+        rankings["bm25"] = [h.chunk_id for h in hits if visible.get(h.doc_id) == gen_of_chunk(h.chunk_id)]
+        candidates += rankings["bm25"]
+        response.stages_used.append("bm25")
+        clock.lap("bm25")
+    query_vectors: dict[str, Any] = {}
+    for name in lists:
+        if name != "bm25":
+            query_vectors[name] = _encode_query(models, name, query)
+    if "dense" in query_vectors:
+        clock.lap("embed_query")
+    if "dense" in query_vectors and (cfg.dense_recall or "bm25" not in lists):
+        where = lt.sql_in("doc_id", sorted(doc_filter)) if doc_filter else None
+        near = store.lance.dense_search(query_vectors["dense"], cfg.dense_candidates, where)
+        candidates += [r["chunk_id"] for r in near if visible.get(r["doc_id"]) == r["gen"]]
+        clock.lap("dense")
+    candidates = list(dict.fromkeys(candidates))
+
+    # -- stage 2: every list ranks the candidate set; weighted RRF ----------------------------
+    columns = lt.RESULT_COLUMNS + [c for name in query_vectors for c in _LIST_COLUMNS[name]]
+    fetched = store.lance.fetch_chunks(candidates, columns)
+    rows = [fetched[cid] for cid in candidates if cid in fetched]
+    clock.lap("fetch_candidates")
+    for name, vector in query_vectors.items():
+        if name == "sparse":
+            scores = stages.sparse_scores(vector, rows)
+        else:
+            scores = stages.dense_scores(vector, rows, _LIST_COLUMNS[name][0])
+        rankings[name] = stages.rank_by(scores)
+        if name != "dense":
+            response.stages_used.append(name)
+        clock.lap(name)
+    if "dense" in rankings:
+        response.stages_used.insert(1 if "bm25" in rankings else 0, "dense")
+    fused = dict(reciprocal_rank_fusion(rankings, k=cfg.rrf_k, weights=cfg.weights))
+    if len(rankings) > 1:
+        response.stages_used.append("rrf")
+    clock.lap("fuse")
+
+    # -- stage 3: exact-match boost -----------------------------------------------------------
+    if cfg.boost and fused:
+        _boost(fused, rows, query, store.record.language, cfg)
+        response.stages_used.append("boost")
+        clock.lap("boost")
+
+    # -- stage 4: late-interaction rerank ------------------------------------------------------
+    if cfg.rerank and models.late is not None and models.late_codec and fused:
+        _rerank(fused, store, models, query, cfg)
+        response.stages_used.append("rerank")
+        clock.lap("rerank")
+
+    ranked = sorted(fused.items(), key=lambda kv: kv[1], reverse=True)[offset : offset + top_k]
+    documents_by_id = {e.doc_id: e for e in store.documents()}
+    for chunk_id, score in ranked:
+        row = fetched.get(chunk_id)
+        if row is None:  # deleted between ranking and fetch
+            continue
+        response.hits.append(
+            SearchHit(
+                chunk_id=chunk_id,
+                text=row["text"],
+                score=round(score, 6),
+                provenance=provenance(row, documents_by_id),
+                snippet=best_snippet(row["text"], query, store.bm25.analyzer),
+            )
+        )
+    clock.lap("fetch")
+    clock.total()
+    return response
+
+
+def _model(models: stages.QueryModels, name: str) -> Any:
+    return {"dense": models.dense, "e7": models.e7, "sparse": models.sparse}[name]
+
+
+def _encode_query(models: stages.QueryModels, name: str, query: str) -> Any:
+    if name == "sparse":
+        return models.sparse.encode_queries([query])[0]
+    return _model(models, name).encode_queries([query])[0]
+
+
+def _boost(fused: dict[str, float], rows: list[dict[str, Any]], query: str, language: str, cfg: SearchConfig) -> None:
+    from casetrack.search.boost import boost_scores
+    from casetrack.search.signals import extract_signals
+
+    signals = extract_signals(query, language)
+    texts = [(r["chunk_id"], r["text"]) for r in rows if r["chunk_id"] in fused]
+    # A full boost is worth being ranked first in one more list.
+    for chunk_id, value in boost_scores(signals, texts).items():
+        fused[chunk_id] += cfg.boost_weight * value / (cfg.rrf_k + 1)
+
+
+def _rerank(fused: dict[str, float], store: CaseStore, models: stages.QueryModels, query: str, cfg: SearchConfig) -> None:
+    top = [cid for cid, _ in sorted(fused.items(), key=lambda kv: kv[1], reverse=True)[: cfg.rerank_top]]
+    rows = store.lance.fetch_chunks(top, ["chunk_id", lt.LATE_VECTORS, lt.LATE_COUNT])
+    query_tokens = models.late.encode_query(query)
+    scores = stages.maxsim_scores(query_tokens, [rows[c] for c in top if c in rows], str(models.late_codec))
+    # Blend by rank, like fusion: MaxSim is one more ranked list over the top candidates.
+    for rank, chunk_id in enumerate(stages.rank_by(scores), start=1):
+        fused[chunk_id] += cfg.rerank_weight / (cfg.rrf_k + rank)
