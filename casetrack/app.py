@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from casetrack.domain import SearchResponse
     from casetrack.ingest.pipeline import FileResult, Progress
     from casetrack.search.config import SearchConfig
+    from casetrack.search.results import SearchFilters
     from casetrack.store.case_store import CaseStore
 
 log = logging.getLogger(__name__)
@@ -234,6 +235,9 @@ class CaseTrack:
         documents: list[str] | None = None,
         offset: int = 0,
         config: SearchConfig | None = None,
+        filters: SearchFilters | None = None,
+        context_chars: int = 0,
+        per_document: bool = False,
     ) -> SearchResponse:
         from contextlib import ExitStack
 
@@ -270,7 +274,9 @@ class CaseTrack:
                     late_codec=stored.get("E12", {}).get("codec"),
                     skipped=skipped,
                 )
-                response = search(store, models, query, top_k, documents, offset, cfg)
+                response = search(
+                    store, models, query, top_k, documents, offset, cfg, filters, context_chars, per_document
+                )
             if "E1" in skipped:
                 response.warnings.append(f"dense search (E1) skipped: {skipped['E1']}")
             return response

@@ -186,10 +186,23 @@ class SearchHit:
     score: float
     provenance: Provenance
     snippet: str = ""  # the sentences of `text` that best match the query
+    context_before: str | None = None  # end of the previous chunk of the document (if asked)
+    context_after: str | None = None  # start of the next chunk
 
     @property
     def citation(self) -> str:
         return self.provenance.citation()
+
+
+@dataclass
+class DocumentHit:
+    """One document in the per-document view: its chunk scores aggregated, and its best passage."""
+
+    document: str
+    document_id: str
+    score: float
+    matching_chunks: int
+    best: SearchHit
 
 
 @dataclass
@@ -201,3 +214,4 @@ class SearchResponse:
     stages_used: list[str] = field(default_factory=list)
     stages_skipped: dict[str, str] = field(default_factory=dict)  # slot -> why (tier, missing model)
     warnings: list[str] = field(default_factory=list)
+    documents: list[DocumentHit] = field(default_factory=list)  # per-document view, when asked

@@ -94,3 +94,29 @@ def test_ablation_configs(app: CaseTrack) -> None:
     assert [h.provenance.document for h in ranked.hits] == ["policy.txt"]
     with pytest.raises(ValueError):
         SearchConfig(lists=("bm25", "colbert"))
+
+
+def test_filters_context_and_per_document_view(app: CaseTrack, tmp_path: Path) -> None:
+    from casetrack.search.results import SearchFilters
+
+    long_doc = "\n\n".join(
+        f"Clause {i}. The supplier shall deliver batch {i} of the goods within {i + 10} days of the order."
+        for i in range(1, 120)
+    )
+    (tmp_path / "supply.md").write_text(long_doc)
+    assert app.ingest("Lease", [tmp_path / "supply.md"])[0].status == "ingested"
+
+    only_text = app.search("Lease", "deliver goods", filters=SearchFilters(file_types=("rtf",)))
+    assert not only_text.hits and only_text.warnings
+    future = app.search("Lease", "vacation", filters=SearchFilters(ingested_after=4102444800.0))
+    assert not future.hits
+
+    with_context = app.search("Lease", "batch 60 of the goods", top_k=1, context_chars=80)
+    top = with_context.hits[0]
+    assert top.provenance.document == "supply.md"
+    assert top.context_before and top.context_after
+    assert len(top.context_before) <= 80 and len(top.context_after) <= 80
+
+    docs = app.search("Lease", "deliver the goods within days", top_k=3, per_document=True)
+    assert docs.documents[0].document == "supply.md" and docs.documents[0].matching_chunks >= 2
+    assert len({d.document_id for d in docs.documents}) == len(docs.documents)

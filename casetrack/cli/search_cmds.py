@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import click
 
 from casetrack.cli.main import get_app
-from casetrack.domain import SearchResponse
+from casetrack.domain import SearchHit, SearchResponse
 from casetrack.errors import CaseExistsError
 
 DEMO_CASE = "CaseTrack Demo"
@@ -19,37 +20,55 @@ DEMO_CASE = "CaseTrack Demo"
 
 def response_json(r: SearchResponse) -> dict[str, Any]:
     """The stable `--json` shape (names fixed by the skeleton issue; add fields, never rename)."""
-    return {
+    out: dict[str, Any] = {
         "query": r.query,
         "case": r.case,
-        "results": [
-            {
-                "chunk_id": h.chunk_id,
-                "text": h.text,
-                "snippet": h.snippet,
-                "score": h.score,
-                "citation": h.citation,
-                "citation_short": h.provenance.citation_short(),
-                "source": {
-                    "document": h.provenance.document,
-                    "document_id": h.provenance.document_id,
-                    "page": h.provenance.page,
-                    "paragraph_start": h.provenance.paragraph_start,
-                    "paragraph_end": h.provenance.paragraph_end,
-                    "line_start": h.provenance.line_start,
-                    "line_end": h.provenance.line_end,
-                    "char_start": h.provenance.char_start,
-                    "char_end": h.provenance.char_end,
-                    "extraction_method": h.provenance.extraction_method.value,
-                },
-            }
-            for h in r.hits
-        ],
+        "results": [hit_json(h) for h in r.hits],
         "stages_used": r.stages_used,
         "stages_skipped": r.stages_skipped,
         "timings_ms": r.timings_ms,
         "warnings": r.warnings,
     }
+    if r.documents:
+        out["documents"] = [
+            {
+                "document": d.document,
+                "document_id": d.document_id,
+                "score": d.score,
+                "matching_chunks": d.matching_chunks,
+                "best": hit_json(d.best),
+            }
+            for d in r.documents
+        ]
+    return out
+
+
+def hit_json(h: SearchHit) -> dict[str, Any]:
+    """One result: text, citation and provenance (+ "context" when neighbours were asked for)."""
+    p = h.provenance
+    out: dict[str, Any] = {
+        "chunk_id": h.chunk_id,
+        "text": h.text,
+        "snippet": h.snippet,
+        "score": h.score,
+        "citation": h.citation,
+        "citation_short": p.citation_short(),
+        "source": {
+            "document": p.document,
+            "document_id": p.document_id,
+            "page": p.page,
+            "paragraph_start": p.paragraph_start,
+            "paragraph_end": p.paragraph_end,
+            "line_start": p.line_start,
+            "line_end": p.line_end,
+            "char_start": p.char_start,
+            "char_end": p.char_end,
+            "extraction_method": p.extraction_method.value,
+        },
+    }
+    if h.context_before is not None or h.context_after is not None:
+        out["context"] = {"before": h.context_before, "after": h.context_after}
+    return out
 
 
 def print_response(r: SearchResponse, snippet_chars: int = 400) -> None:
@@ -59,9 +78,18 @@ def print_response(r: SearchResponse, snippet_chars: int = 400) -> None:
     if not r.hits:
         click.echo(f"No results for {r.query!r} in '{r.case}'.")
         return
+    if r.documents:
+        click.secho("Best documents:", bold=True)
+        for i, d in enumerate(r.documents, start=1):
+            click.echo(f"  {i}. {d.document} ({d.matching_chunks} matching passages; best: {d.best.citation})")
+        click.echo("")
     for i, h in enumerate(r.hits, start=1):
         click.secho(f"{i}. {h.citation}", bold=True)
+        if h.context_before:
+            click.secho(textwrap.indent(textwrap.fill("..." + h.context_before, 100), "   "), dim=True)
         click.echo(textwrap.indent(textwrap.fill(h.snippet or h.text[:snippet_chars], 100), "   "))
+        if h.context_after:
+            click.secho(textwrap.indent(textwrap.fill(h.context_after + "...", 100), "   "), dim=True)
     click.echo(f"({len(r.hits)} results in {r.timings_ms.get('total', 0):.0f} ms)")
 
 
@@ -71,11 +99,42 @@ def print_response(r: SearchResponse, snippet_chars: int = 400) -> None:
 @click.option("--top-k", default=10, show_default=True, type=click.IntRange(1, 100), help="Number of results.")
 @click.option("--offset", default=0, type=click.IntRange(0, 1000), help="Skip this many results (paging).")
 @click.option("--document", "documents", multiple=True, help="Only search this document (name or id); repeatable.")
+@click.option("--type", "file_types", multiple=True, type=click.Choice(["pdf", "docx", "text", "rtf"]),
+              help="Only documents of this type; repeatable.")
+@click.option("--after", type=click.DateTime(["%Y-%m-%d"]), help="Only documents ingested on or after this date.")
+@click.option("--before", type=click.DateTime(["%Y-%m-%d"]), help="Only documents ingested before this date.")
+@click.option("--context", "context_chars", default=0, type=click.IntRange(0, 2000),
+              help="Add this many characters of the neighbouring chunks before and after each result.")
+@click.option("--by-document", is_flag=True, help="Also rank whole documents (which document says X?).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
-def search(ctx: click.Context, case: str, query: str, top_k: int, offset: int, documents: tuple[str, ...], as_json: bool) -> None:
+def search(
+    ctx: click.Context,
+    case: str,
+    query: str,
+    top_k: int,
+    offset: int,
+    documents: tuple[str, ...],
+    file_types: tuple[str, ...],
+    after: datetime | None,
+    before: datetime | None,
+    context_chars: int,
+    by_document: bool,
+    as_json: bool,
+) -> None:
     """Search a case; every result carries its citation (document, page, paragraph, lines)."""
-    response = get_app(ctx).search(case, query, top_k=top_k, documents=list(documents) or None, offset=offset)
+    from casetrack.search.results import SearchFilters
+
+    filters = SearchFilters(
+        documents=documents,
+        file_types=file_types,
+        ingested_after=after.timestamp() if after else None,
+        ingested_before=before.timestamp() if before else None,
+    )
+    response = get_app(ctx).search(
+        case, query, top_k=top_k, offset=offset, filters=filters, context_chars=context_chars,
+        per_document=by_document,
+    )
     if as_json:
         click.echo(json.dumps(response_json(response), ensure_ascii=False))
     else:

@@ -14,6 +14,7 @@ the memory tier is left out and reported in `stages_skipped`.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from casetrack.domain import SearchHit, SearchResponse
@@ -21,7 +22,7 @@ from casetrack.errors import CaseTrackError
 from casetrack.search import stages
 from casetrack.search.config import SearchConfig
 from casetrack.search.fusion import reciprocal_rank_fusion
-from casetrack.search.results import provenance, resolve_documents
+from casetrack.search.results import SearchFilters, add_context, by_document, filter_documents, provenance
 from casetrack.search.snippet import best_snippet
 from casetrack.store import lance_tables as lt
 from casetrack.store.case_store import CaseStore, gen_of_chunk
@@ -53,7 +54,15 @@ def search(
     documents: list[str] | None = None,
     offset: int = 0,
     config: SearchConfig | None = None,
+    filters: SearchFilters | None = None,
+    context_chars: int = 0,
+    per_document: bool = False,
 ) -> SearchResponse:
+    """Ranked chunks (and, with `per_document`, ranked documents) for `query`.
+
+    `documents` is shorthand for `filters.documents`; `context_chars` > 0 adds that much of each
+    hit's neighbouring chunks.
+    """
     cfg = config or SearchConfig()
     if not query.strip():
         raise CaseTrackError("The search query is empty.", 'Example: casetrack search --case X "termination notice"')
@@ -62,7 +71,13 @@ def search(
     response = SearchResponse(query=query, case=store.record.name, stages_skipped=dict(models.skipped))
     clock = _Clock(response.timings_ms)
     visible = store.visible()
-    doc_filter = resolve_documents(store, documents) if documents else None
+    wanted = filters or SearchFilters()
+    if documents:
+        wanted = replace(wanted, documents=tuple(documents))
+    doc_filter = filter_documents(store, wanted)
+    if doc_filter is not None and not doc_filter:
+        response.warnings.append("No document in this case matches the filters.")
+        return response
     lists = [name for name in cfg.lists if name == "bm25" or _model(models, name) is not None]
 
     # -- stage 1: recall ----------------------------------------------------------------------
@@ -120,21 +135,25 @@ def search(
         response.stages_used.append("rerank")
         clock.lap("rerank")
 
-    ranked = sorted(fused.items(), key=lambda kv: kv[1], reverse=True)[offset : offset + top_k]
+    ordered = sorted(fused.items(), key=lambda kv: kv[1], reverse=True)
     documents_by_id = {e.doc_id: e for e in store.documents()}
-    for chunk_id, score in ranked:
-        row = fetched.get(chunk_id)
-        if row is None:  # deleted between ranking and fetch
-            continue
-        response.hits.append(
-            SearchHit(
-                chunk_id=chunk_id,
-                text=row["text"],
-                score=round(score, 6),
-                provenance=provenance(row, documents_by_id),
-                snippet=best_snippet(row["text"], query, store.bm25.analyzer),
-            )
+
+    def hit(chunk_id: str, score: float) -> SearchHit:
+        row = fetched[chunk_id]
+        return SearchHit(
+            chunk_id=chunk_id,
+            text=row["text"],
+            score=round(score, 6),
+            provenance=provenance(row, documents_by_id),
+            snippet=best_snippet(row["text"], query, store.bm25.analyzer),
         )
+
+    response.hits = [hit(c, s) for c, s in ordered[offset : offset + top_k] if c in fetched]
+    if context_chars > 0:
+        response.hits = add_context(store, response.hits, fetched, context_chars)
+    if per_document:
+        everything = [hit(c, s) for c, s in ordered if c in fetched]
+        response.documents = by_document(everything, top_k)
     clock.lap("fetch")
     clock.total()
     return response

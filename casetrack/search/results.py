@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass, replace
+from typing import Any
 
-from casetrack.domain import ExtractionMethod, Provenance
+from casetrack.domain import DocumentHit, ExtractionMethod, Provenance, SearchHit
 from casetrack.errors import DocumentNotFoundError
-from casetrack.store.case_store import CaseStore
+from casetrack.store.case_store import CaseStore, chunk_id_for
 from casetrack.store.journal import JournalEntry
 
 
@@ -61,3 +63,80 @@ def provenance(row: dict[str, object], documents: dict[str, JournalEntry]) -> Pr
         ocr_confidence=float(confidence) if isinstance(confidence, float) else None,
         lines_citable=not (entry and entry.meta.get("file_type") == "docx"),
     )
+
+
+@dataclass(frozen=True)
+class SearchFilters:
+    """Restrict a search to documents by name, file type or ingest date (what is known today)."""
+
+    documents: tuple[str, ...] = ()
+    file_types: tuple[str, ...] = ()  # "pdf", "docx", "text", "rtf", ...
+    ingested_after: float | None = None  # unix time
+    ingested_before: float | None = None
+
+    def active(self) -> bool:
+        return bool(self.documents or self.file_types or self.ingested_after or self.ingested_before)
+
+
+def filter_documents(store: CaseStore, filters: SearchFilters) -> set[str] | None:
+    """doc ids allowed by `filters` (None: no restriction). Raises if a named document is unknown."""
+    if not filters.active():
+        return None
+    allowed = resolve_documents(store, list(filters.documents)) if filters.documents else None
+    kept = set()
+    for entry in store.documents():
+        meta = entry.meta
+        if allowed is not None and entry.doc_id not in allowed:
+            continue
+        if filters.file_types and meta.get("file_type") not in filters.file_types:
+            continue
+        when = float(meta.get("ingested_at") or 0.0)
+        if filters.ingested_after is not None and when < filters.ingested_after:
+            continue
+        if filters.ingested_before is not None and when >= filters.ingested_before:
+            continue
+        kept.add(entry.doc_id)
+    return kept
+
+
+def add_context(
+    store: CaseStore, hits: list[SearchHit], rows: dict[str, dict[str, Any]], chars: int
+) -> list[SearchHit]:
+    """`hits` with context_before/after: up to `chars` characters of each one's neighbours."""
+    wanted: dict[tuple[str, int, int], tuple[int, str]] = {}
+    for i, hit in enumerate(hits):
+        row = rows[hit.chunk_id]
+        doc, gen, seq = str(row["doc_id"]), int(row["gen"]), int(row["seq"])
+        wanted[(doc, gen, seq - 1)] = (i, "before")
+        wanted[(doc, gen, seq + 1)] = (i, "after")
+    ids = [chunk_id_for(doc, gen, seq) for doc, gen, seq in wanted if seq >= 0]
+    neighbours = store.lance.fetch_chunks(ids, ["chunk_id", "doc_id", "gen", "seq", "text"])
+    out = list(hits)
+    for row in neighbours.values():
+        i, side = wanted[(str(row["doc_id"]), int(row["gen"]), int(row["seq"]))]
+        text = str(row["text"])
+        if side == "before":
+            out[i] = replace(out[i], context_before=text[-chars:])
+        else:
+            out[i] = replace(out[i], context_after=text[:chars])
+    return out
+
+
+def by_document(hits: list[SearchHit], limit: int) -> list[DocumentHit]:
+    """Documents ranked by their chunks' scores: the best chunk counts fully, each further one
+    half as much as the one before, so one strong passage beats many weak mentions but a
+    document that answers in several places rises (the súmulas idea: which document says X)."""
+    grouped: dict[str, list[SearchHit]] = {}
+    for hit in hits:  # hits arrive best first
+        grouped.setdefault(hit.provenance.document_id, []).append(hit)
+    docs = [
+        DocumentHit(
+            document=group[0].provenance.document,
+            document_id=doc_id,
+            score=round(sum(h.score * 0.5**i for i, h in enumerate(group)), 6),
+            matching_chunks=len(group),
+            best=group[0],
+        )
+        for doc_id, group in grouped.items()
+    ]
+    return sorted(docs, key=lambda d: d.score, reverse=True)[:limit]
