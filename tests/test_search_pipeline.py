@@ -32,7 +32,7 @@ def app(tmp_path: Path) -> CaseTrack:
 
 
 def test_semantic_and_keyword_hits_with_snippets(app: CaseTrack) -> None:
-    response = app.search("Lease", "how can the contract be ended", top_k=2)
+    response = app.search("Lease", "how can the agreement be cancelled", top_k=2)
     assert response.stages_used == ["bm25", "dense", "rrf"]
     assert response.hits[0].provenance.document == "lease.txt"
     assert "terminate" in response.hits[0].snippet
@@ -73,7 +73,7 @@ def test_every_stage_runs_and_names_itself(app: CaseTrack) -> None:
     from casetrack.search.config import SearchConfig
 
     full = SearchConfig(lists=("bm25", "dense", "sparse", "e7"), rerank=True)
-    response = app.search("Lease", "how can the contract be ended", top_k=2, config=full)
+    response = app.search("Lease", "how can the agreement be cancelled", top_k=2, config=full)
     assert response.stages_used == ["bm25", "dense", "sparse", "e7", "rrf", "rerank"]
     assert response.hits[0].provenance.document == "lease.txt"
     assert {"sparse", "e7", "rerank", "fetch_candidates"} <= set(response.timings_ms)

@@ -2,12 +2,19 @@
 
 User text never reaches tantivy's query parser (it raises on `O'Brien`, `Art. 5: see`, an
 unbalanced quote...). Queries are built from the analyzer's own tokens: a term query per token
-and a phrase query per quoted phrase.
+and a phrase query per quoted phrase. The analysis per language lives in `analyzers.py`.
+
+The analyzer's version is kept in `ANALYZER_FILE` inside the index directory. An index written
+with another analyzer still answers (English and Portuguese query tokens stay compatible with
+the previous analyzer, only less well), but `needs_rebuild()` says it should be rebuilt:
+the writer calls `reset()` and then re-adds every document from LanceDB.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import re
 import shutil
 from collections.abc import Iterable
@@ -16,27 +23,16 @@ from pathlib import Path
 
 import tantivy
 
+from casetrack.store.analyzers import LEGACY_VERSION, CaseAnalyzer, build_analyzer
+
+__all__ = ["ANALYZER_FILE", "TOKENIZER", "Bm25Hit", "Bm25Index", "build_analyzer"]
+
 log = logging.getLogger(__name__)
 
 TOKENIZER = "casetrack_text"
-_STEMMERS = {"en": "english", "pt": "portuguese"}
-_QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”')
-
-
-def build_analyzer(language: str) -> tantivy.TextAnalyzer:
-    """Lowercase, stem for the case's language, fold accents (contratação ~ contratacao).
-
-    No stopword filter: it would shift positions under phrase queries, and BM25's IDF already
-    gives stopwords almost no weight.
-    """
-    builder = (
-        tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
-        .filter(tantivy.Filter.remove_long(40))
-        .filter(tantivy.Filter.lowercase())
-        .filter(tantivy.Filter.stemmer(_STEMMERS.get(language, "english")))
-        .filter(tantivy.Filter.ascii_fold())
-    )
-    return builder.build()
+ANALYZER_FILE = "casetrack_analyzer.json"
+# Straight, curly and angle quotes; an unmatched quote is just ignored.
+_QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|«([^»]+)»')
 
 
 def _schema() -> tantivy.Schema:
@@ -49,21 +45,82 @@ def _schema() -> tantivy.Schema:
 
 @dataclass(frozen=True)
 class Bm25Hit:
+    """One BM25 match: a chunk, its document, tantivy's score (only comparable within a query)."""
+
     chunk_id: str
     doc_id: str
     score: float
 
 
 class Bm25Index:
+    """A case's keyword index. Writes need the case's writer lock; reads need nothing."""
+
     def __init__(self, path: Path, language: str) -> None:
         self.path = path
         self.language = language
-        self.analyzer = build_analyzer(language)
+        self.analyzer: CaseAnalyzer = build_analyzer(language)
         self.schema = _schema()
         path.mkdir(parents=True, exist_ok=True)
         self.index = tantivy.Index(self.schema, path=str(path), reuse=True)
-        self.index.register_tokenizer(TOKENIZER, self.analyzer)
+        self.index.register_tokenizer(TOKENIZER, self.analyzer.tokenizer)
         self._writer: tantivy.IndexWriter | None = None
+        if self.stored_version() is None and self.index.searcher().num_docs == 0:
+            # A new (or empty) index: it will only ever hold tokens of the current analyzer.
+            try:
+                self._write_version()
+            except OSError as exc:  # a read-only case folder: reading must still work
+                log.warning("bm25 index %s: cannot record the analyzer version: %s", path, exc)
+
+    # -- analyzer version ---------------------------------------------------------------------
+
+    def stored_version(self) -> str | None:
+        """The analyzer version recorded in the index directory; None when there is no record."""
+        try:
+            data = json.loads((self.path / ANALYZER_FILE).read_text(encoding="utf-8"))
+            return str(data["analyzer"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def needs_rebuild(self) -> bool:
+        """True when documents were indexed with another analyzer (or before versions existed)."""
+        stored = self.stored_version()
+        if stored == self.analyzer.version:
+            return False
+        self.index.reload()
+        if self.index.searcher().num_docs == 0:
+            return False
+        log.info(
+            "bm25 index %s: analyzer %s, current %s",
+            self.path,
+            stored or LEGACY_VERSION,
+            self.analyzer.version,
+        )
+        return True
+
+    def reset(self) -> None:
+        """Drop every document and adopt the current analyzer (caller holds the writer lock).
+
+        The caller then re-adds every committed document with `replace_document`. The version
+        is written after the empty index is committed: a crash in between leaves the old
+        version, so the next open simply resets again.
+        """
+        writer = self._get_writer()
+        writer.delete_all_documents()
+        writer.commit()
+        self.index.reload()
+        self._write_version()
+
+    def _write_version(self) -> None:
+        # Atomic replace of a fsynced file. Losing it (power cut before the directory entry is
+        # durable) is safe: the index then looks legacy and is rebuilt once more.
+        target = self.path / ANALYZER_FILE
+        tmp = target.with_suffix(".tmp")
+        payload = {"analyzer": self.analyzer.version, "language": self.language}
+        with tmp.open("w", encoding="utf-8") as fh:
+            json.dump(payload, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
 
     # -- writing (caller holds the case's writer lock) --------------------------------------
 
@@ -78,7 +135,13 @@ class Bm25Index:
         writer.delete_documents_by_term("doc_id", doc_id)
         count = 0
         for chunk_id, text in chunks:
-            writer.add_document(tantivy.Document(chunk_id=chunk_id, doc_id=doc_id, text=text))
+            doc = tantivy.Document(chunk_id=chunk_id, doc_id=doc_id)
+            tokens = self.analyzer.index_form(text)
+            if tokens is None:
+                doc.add_text("text", text)
+            else:
+                doc.add_pre_tokenized_text("text", tokens)
+            writer.add_document(doc)
             count += 1
         writer.commit()
         self.index.reload()
@@ -121,17 +184,23 @@ class Bm25Index:
         return {searcher.doc(address)["doc_id"][0] for _score, address in result.hits}
 
     def build_query(self, text: str) -> tantivy.Query | None:
-        """Term queries for every analyzed token, phrase queries for quoted phrases."""
+        """Term queries for every analyzed token, a required phrase query per quoted phrase.
+
+        Phrase words keep their positions, so a stopword removed inside a quoted phrase leaves
+        a one-word gap ("terms of the agreement" matches that text, not "terms ... agreement"
+        further apart). A query of stopwords only ("the", "of the") has no tokens and gets None:
+        no BM25 hits; the stopwords are not in the index, so there is nothing to fall back to.
+        """
         clauses: list[tuple[tantivy.Occur, tantivy.Query]] = []
         for match in _QUOTED.finditer(text):
-            words: list[str | tuple[int, str]] = list(self.analyzer.analyze(match.group(1) or match.group(2)))
-            if len(words) > 1:
+            phrase = next(g for g in match.groups() if g is not None)
+            tokens = self.analyzer.positions(phrase)
+            if len(tokens) > 1:
+                first = tokens[0][0]
+                words: list[str | tuple[int, str]] = [(pos - first, token) for pos, token in tokens]
                 clauses.append((tantivy.Occur.Must, tantivy.Query.phrase_query(self.schema, "text", words)))
-        seen: set[str] = set()
-        for token in self.analyzer.analyze(text):
-            if token not in seen:
-                seen.add(token)
-                clauses.append((tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "text", token)))
+        for token in self.analyzer.terms(text):
+            clauses.append((tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "text", token)))
         if not clauses:
             return None
         return tantivy.Query.boolean_query(clauses)
@@ -144,7 +213,9 @@ class Bm25Index:
             doc_filter = tantivy.Query.boolean_query(
                 [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "doc_id", d)) for d in doc_ids]
             )
-            query = tantivy.Query.boolean_query([(tantivy.Occur.Must, query), (tantivy.Occur.Must, doc_filter)])
+            query = tantivy.Query.boolean_query(
+                [(tantivy.Occur.Must, query), (tantivy.Occur.Must, doc_filter)]
+            )
         searcher = self.index.searcher()
         result = searcher.search(query, limit=limit)
         hits = []
@@ -158,4 +229,5 @@ class Bm25Index:
 
     @staticmethod
     def destroy(path: Path) -> None:
+        """Remove the index directory, analyzer record included."""
         shutil.rmtree(path, ignore_errors=True)

@@ -37,13 +37,15 @@ def gen_of_chunk(chunk_id: str) -> int:
 
 
 class CaseStore:
-    def __init__(self, record: CaseRecord, case_dir: Path) -> None:
+    def __init__(self, record: CaseRecord, case_dir: Path, lance: LanceTables | None = None) -> None:
+        """`lance`: an already open dataset of this case (long-lived processes reuse table
+        handles, so vector and scalar indexes stay loaded between searches)."""
         self.record = record
         self.dir = case_dir
         if not case_dir.is_dir():
             raise FileNotFoundError(case_dir)
         self.journal = Journal(case_dir / "journal.sqlite")
-        self.lance = LanceTables(case_dir / "lance")
+        self.lance = lance if lance is not None else LanceTables(case_dir / "lance")
         self.bm25 = Bm25Index(case_dir / "bm25", record.language)
         self.lock = WriterLock(case_dir / "writer.lock", record.name)
         self._write_case_json()
@@ -151,7 +153,7 @@ class CaseStore:
     # -- recovery ----------------------------------------------------------------------------
 
     def needs_recovery(self) -> bool:
-        return bool(self.journal.unfinished())
+        return bool(self.journal.unfinished()) or self.bm25.needs_rebuild()
 
     def recover(self) -> list[str]:
         """Roll every unfinished document forward or back, then repair tantivy drift.
@@ -161,6 +163,9 @@ class CaseStore:
         assert self.lock.held, "recover needs the case's writer lock"
         actions: list[str] = []
         started = time.monotonic()
+        if self.bm25.needs_rebuild():  # before the journal loop, so nothing is synced twice
+            self.bm25.reset()
+            actions.append("keyword index analyzer changed: rebuilt from the stored text")
         for entry in self.journal.unfinished():
             actions.append(self._recover_entry(entry))
         actions += self._repair_drift()
