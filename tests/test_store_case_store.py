@@ -113,3 +113,24 @@ def test_delete_and_interrupted_delete(store: CaseStore) -> None:
     assert store.visible() == {}
     assert store.lance.count_chunks("d1") == 0 and store.lance.count_chunks("d2") == 0
     assert store.bm25.total() == 0
+
+
+def test_indexes_appear_above_the_threshold_and_refresh(store: CaseStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    from casetrack.store import lance_tables
+
+    monkeypatch.setattr(lance_tables, "VECTOR_INDEX_MIN_ROWS", 300)
+    store.commit_document("small", "small.txt", None, "s", rows([f"t {i}" for i in range(50)]), doc_row("small.txt", 50))
+    assert store.lance.maintain_indexes() == []  # below the threshold: flat scan
+    texts = [f"clause {i} of the agreement" for i in range(400)]
+    store.commit_document("big", "big.txt", None, "b", rows(texts, seed=1), doc_row("big.txt", 400))
+    done = store.lance.maintain_indexes()
+    assert done[0] == "chunk_id index" and done[1].startswith("vector index")
+    assert store.lance.maintain_indexes() == []  # nothing new
+    more = [f"schedule {i}" for i in range(100)]
+    store.commit_document("more", "more.txt", None, "m", rows(more, seed=2), doc_row("more.txt", 100))
+    assert store.lance.maintain_indexes()[0].startswith("indexes refreshed")
+    # Searches through the index still see every committed chunk by id.
+    ids = [chunk_id_for("more", 1, 0), chunk_id_for("big", 1, 399)]
+    assert set(store.lance.fetch_chunks(ids)) == set(ids)
+    query = np.ones(DIM, dtype=np.float32)
+    assert len(store.lance.dense_search(query, 10, None)) == 10

@@ -41,6 +41,9 @@ class _Bar:
         if self._bar is not None and stage == "embed" and total:
             self._bar.current_item = f"{self._name[:32]} ({stage} {done}/{total})"
             self._bar.render_progress()
+        elif self._bar is not None and stage == "index" and done == 0:
+            self._bar.current_item = "updating search indexes"
+            self._bar.render_progress()
 
     def close(self) -> None:
         if self._bar is not None:

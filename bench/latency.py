@@ -1,0 +1,170 @@
+"""Search latency per stage at 10k and 100k chunks, warm, on this machine.
+
+Builds a base case by ingesting CUAD contracts through the real pipeline (all installed models),
+then replicates its chunks — text, provenance and every stored embedding — into larger cases
+through the same commit protocol (documents of 1,000 chunks), so that the stores hold real
+vectors and real text at 10k and 100k chunks without re-embedding. Replicas repeat text, which
+makes BM25 and ANN work at least as hard as on distinct text (more ties, the same index sizes).
+
+Then runs CUAD questions against each size with each configuration and prints p50/p95 per stage
+(`timings_ms` of the response) and in total; `--ann` also builds LanceDB's IVF_HNSW_SQ index on
+E1 vectors and compares it with the flat scan.
+
+Usage: python bench/latency.py [--sizes 10000,100000] [--queries 60] [--cache bench/.cache/latency]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from casetrack.app import CaseTrack  # noqa: E402
+from casetrack.config import resolve_settings  # noqa: E402
+from casetrack.search.config import SearchConfig  # noqa: E402
+from casetrack.store import lance_tables as lt  # noqa: E402
+
+SHARED = REPO.parent / "shared"
+CUAD = SHARED / "data/legal_span_bench"
+BASE = "Latency base"
+REPLICA_DOC = 1000  # chunks per replicated document
+
+CONFIGS = {
+    "bm25+dense rrf": SearchConfig(),
+    "+sparse+e7": SearchConfig(lists=("bm25", "dense", "sparse", "e7")),
+    "+rerank (all)": SearchConfig(lists=("bm25", "dense", "sparse", "e7"), rerank=True),
+}
+
+
+def questions(n: int) -> list[str]:
+    tests = json.loads((CUAD / "benchmarks/cuad.json").read_text())["tests"]
+    out: list[str] = []
+    for t in tests:
+        q = t["query"]
+        # "Consider the ...; <question>": keep the question a lawyer would type.
+        q = q.split(";", 1)[-1].strip() if ";" in q else q
+        if q not in out:
+            out.append(q)
+        if len(out) == n:
+            break
+    return out
+
+
+def build_base(app: CaseTrack, chunks: int) -> None:
+    if BASE in {c.name for c in app.registry.list()}:
+        return
+    app.create_case(BASE)
+    files, chars = [], 0
+    for path in sorted((CUAD / "corpus/cuad").glob("*.txt")):
+        files.append(path)
+        chars += path.stat().st_size
+        if chars >= chunks * 1700:
+            break
+    started = time.perf_counter()
+    results = app.ingest(BASE, files)
+    print(f"base: {len(files)} files, {sum(r.chunks for r in results)} chunks in "
+          f"{time.perf_counter() - started:.0f} s", flush=True)
+
+
+def build_replica(app: CaseTrack, size: int) -> str:
+    name = f"Latency {size}"
+    if name in {c.name for c in app.registry.list()}:
+        return name
+    base = app.open_case(BASE)
+    try:
+        table = base.lance.table(lt.CHUNKS)
+        assert table is not None
+        rows = table.to_arrow()
+    finally:
+        base.close()
+    app.create_case(name)
+    started = time.perf_counter()
+    source = app.open_case(BASE)
+    models = source.models()
+    source.close()
+    with app.writing(name) as store:
+        store.record_models(models)
+        made = 0
+        while made < size:
+            n = min(REPLICA_DOC, size - made)
+            idx = [(made + i) % rows.num_rows for i in range(n)]
+            part = rows.take(idx)
+            part = part.set_column(part.schema.get_field_index("seq"), "seq", [list(range(n))])
+            doc = f"replica-{made // REPLICA_DOC:05d}"
+            store.commit_document(doc, f"{doc}.txt", None, doc, part, {
+                "name": f"{doc}.txt", "source_path": None, "sha256": doc, "file_type": "text",
+                "size_bytes": 0, "page_count": 1, "chunk_count": n, "needs_ocr_pages": [],
+                "ingested_at": time.time(), "embed_model": None, "embed_models": [], "warnings": [],
+            })
+            made += n
+        table = store.lance.table(lt.CHUNKS)
+        assert table is not None
+        table.optimize()  # compact the per-commit fragments, as a maintenance job would
+    print(f"{name}: {size} chunks replicated in {time.perf_counter() - started:.0f} s", flush=True)
+    return name
+
+
+def percentiles(values: list[float]) -> tuple[float, float]:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return round(statistics.median(ordered), 1), round(p95, 1)
+
+
+def measure(app: CaseTrack, case: str, qs: list[str], config: SearchConfig) -> dict[str, Any]:
+    for q in qs[:3]:  # warm: models loaded, caches filled
+        app.search(case, q, config=config)
+    stage_times: dict[str, list[float]] = {}
+    for q in qs:
+        response = app.search(case, q, top_k=10, config=config)
+        for stage, ms in response.timings_ms.items():
+            stage_times.setdefault(stage, []).append(ms)
+    return {stage: percentiles(v) for stage, v in stage_times.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="10000,100000")
+    parser.add_argument("--queries", type=int, default=60)
+    parser.add_argument("--base-chunks", type=int, default=600)
+    parser.add_argument("--cache", type=Path, default=REPO / "bench/.cache/latency")
+    parser.add_argument("--ann", action="store_true", help="also measure an IVF_HNSW_SQ index on E1")
+    parser.add_argument("--models-dir", type=Path,
+                        default=Path(os.environ.get("CASETRACK_MODELS_DIR", SHARED / "models")))
+    args = parser.parse_args()
+    app = CaseTrack(resolve_settings(args.cache, args.models_dir, environ={}, memory_mode="full"))
+    build_base(app, args.base_chunks)
+    qs = questions(args.queries)
+    report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d"), "cpus": os.cpu_count(), "queries": len(qs)}
+    for size in (int(s) for s in args.sizes.split(",")):
+        case = build_replica(app, size)
+        for label, config in CONFIGS.items():
+            result = measure(app, case, qs, config)
+            report[f"{size} {label}"] = result
+            print(f"{size:>7} {label:<16} total p50/p95 {result['total']} ms; "
+                  + ", ".join(f"{k} {v}" for k, v in result.items() if k != "total"), flush=True)
+        if args.ann:
+            store = app.open_case(case)
+            try:
+                table = store.lance.table(lt.CHUNKS)
+                assert table is not None
+                started = time.perf_counter()
+                table.create_index(metric="cosine", vector_column_name="vector", index_type="IVF_HNSW_SQ")
+                print(f"IVF_HNSW_SQ index on {size} vectors: {time.perf_counter() - started:.1f} s")
+            finally:
+                store.close()
+            result = measure(app, case, qs, CONFIGS["bm25+dense rrf"])
+            report[f"{size} bm25+dense rrf (ANN index)"] = result
+            print(f"{size:>7} with ANN index: total {result['total']}, dense {result.get('dense')}", flush=True)
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
