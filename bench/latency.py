@@ -7,8 +7,8 @@ vectors and real text at 10k and 100k chunks without re-embedding. Replicas repe
 makes BM25 and ANN work at least as hard as on distinct text (more ties, the same index sizes).
 
 Then runs CUAD questions against each size with each configuration and prints p50/p95 per stage
-(`timings_ms` of the response) and in total; `--ann` also builds LanceDB's IVF_HNSW_SQ index on
-E1 vectors and compares it with the flat scan.
+(`timings_ms` of the response) and in total. Replicas get the indexes ingest would give them
+(`LanceTables.maintain_indexes`: none at 10k, IVF_HNSW_SQ + BTree at 100k).
 
 Usage: python bench/latency.py [--sizes 10000,100000] [--queries 60] [--cache bench/.cache/latency]
 """
@@ -108,6 +108,7 @@ def build_replica(app: CaseTrack, size: int) -> str:
         table = store.lance.table(lt.CHUNKS)
         assert table is not None
         table.optimize()  # compact the per-commit fragments, as a maintenance job would
+        print(f"{name}: indexes: {store.lance.maintain_indexes() or 'none (flat scan)'}", flush=True)
     print(f"{name}: {size} chunks replicated in {time.perf_counter() - started:.0f} s", flush=True)
     return name
 
@@ -135,7 +136,6 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=60)
     parser.add_argument("--base-chunks", type=int, default=600)
     parser.add_argument("--cache", type=Path, default=REPO / "bench/.cache/latency")
-    parser.add_argument("--ann", action="store_true", help="also measure an IVF_HNSW_SQ index on E1")
     parser.add_argument("--models-dir", type=Path,
                         default=Path(os.environ.get("CASETRACK_MODELS_DIR", SHARED / "models")))
     args = parser.parse_args()
@@ -150,19 +150,6 @@ def main() -> None:
             report[f"{size} {label}"] = result
             print(f"{size:>7} {label:<16} total p50/p95 {result['total']} ms; "
                   + ", ".join(f"{k} {v}" for k, v in result.items() if k != "total"), flush=True)
-        if args.ann:
-            store = app.open_case(case)
-            try:
-                table = store.lance.table(lt.CHUNKS)
-                assert table is not None
-                started = time.perf_counter()
-                table.create_index(metric="cosine", vector_column_name="vector", index_type="IVF_HNSW_SQ")
-                print(f"IVF_HNSW_SQ index on {size} vectors: {time.perf_counter() - started:.1f} s")
-            finally:
-                store.close()
-            result = measure(app, case, qs, CONFIGS["bm25+dense rrf"])
-            report[f"{size} bm25+dense rrf (ANN index)"] = result
-            print(f"{size:>7} with ANN index: total {result['total']}, dense {result.get('dense')}", flush=True)
     print(json.dumps(report, indent=2))
 
 
