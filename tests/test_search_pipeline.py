@@ -120,3 +120,23 @@ def test_filters_context_and_per_document_view(app: CaseTrack, tmp_path: Path) -
     docs = app.search("Lease", "deliver the goods within days", top_k=3, per_document=True)
     assert docs.documents[0].document == "supply.md" and docs.documents[0].matching_chunks >= 2
     assert len({d.document_id for d in docs.documents}) == len(docs.documents)
+
+
+def test_boost_lifts_the_chunk_with_the_exact_cnj_number(app: CaseTrack, tmp_path: Path) -> None:
+    from casetrack.search.config import SearchConfig
+
+    body = "O autor requer a condenação do réu ao pagamento de indenização por danos morais."
+    (tmp_path / "processo_a.txt").write_text(f"Processo nº 0001234-56.2020.8.26.0100. {body}")
+    (tmp_path / "processo_b.txt").write_text(f"Processo nº 0009876-54.2019.8.26.0100. {body}")
+    assert [r.status for r in app.ingest("Lease", [tmp_path / "processo_a.txt", tmp_path / "processo_b.txt"])] == [
+        "ingested",
+        "ingested",
+    ]
+    query = "indenização por danos morais no processo 0009876-54.2019.8.26.0100"
+    plain = app.search("Lease", query, top_k=2, config=SearchConfig(lists=("dense",)))
+    boosted = app.search("Lease", query, top_k=2, config=SearchConfig(lists=("dense",), boost=True))
+    assert "boost" in boosted.stages_used and "boost" not in plain.stages_used
+    assert boosted.hits[0].provenance.document == "processo_b.txt"
+    # Same text otherwise: dense alone separates them by ~1/61 - 1/62; the exact CNJ match adds ~1/61.
+    assert boosted.hits[0].score - boosted.hits[1].score > 0.5 / 61
+    assert abs(plain.hits[0].score - plain.hits[1].score) < 0.5 / 61
