@@ -8,7 +8,7 @@ makes BM25 and ANN work at least as hard as on distinct text (more ties, the sam
 
 Then runs CUAD questions against each size with each configuration and prints p50/p95 per stage
 (`timings_ms` of the response) and in total. Replicas get the indexes ingest would give them
-(`LanceTables.maintain_indexes`: none at 10k, IVF_HNSW_SQ + BTree at 100k).
+(`LanceTables.maintain`: none at 10k, IVF_HNSW_SQ + BTree at 100k).
 
 Usage: python bench/latency.py [--sizes 10000,100000] [--queries 60] [--cache bench/.cache/latency]
 """
@@ -108,7 +108,7 @@ def build_replica(app: CaseTrack, size: int) -> str:
         table = store.lance.table(lt.CHUNKS)
         assert table is not None
         table.optimize()  # compact the per-commit fragments, as a maintenance job would
-        print(f"{name}: indexes: {store.lance.maintain_indexes() or 'none (flat scan)'}", flush=True)
+        print(f"{name}: indexes: {store.lance.maintain() or 'none (flat scan)'}", flush=True)
     print(f"{name}: {size} chunks replicated in {time.perf_counter() - started:.0f} s", flush=True)
     return name
 

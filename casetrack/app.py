@@ -186,7 +186,7 @@ class CaseTrack:
             if any(r.status in ("ingested", "replaced") for r in results):
                 if progress:
                     progress("index", 0, 1)
-                for step in store.lance.maintain_indexes():
+                for step in store.lance.maintain():
                     log.info("case %s: %s", store.record.name, step)
                 if progress:
                     progress("index", 1, 1)

@@ -120,17 +120,29 @@ def test_indexes_appear_above_the_threshold_and_refresh(store: CaseStore, monkey
 
     monkeypatch.setattr(lance_tables, "VECTOR_INDEX_MIN_ROWS", 300)
     store.commit_document("small", "small.txt", None, "s", rows([f"t {i}" for i in range(50)]), doc_row("small.txt", 50))
-    assert store.lance.maintain_indexes() == []  # below the threshold: flat scan
+    assert store.lance.maintain() == []  # below the threshold: flat scan
     texts = [f"clause {i} of the agreement" for i in range(400)]
     store.commit_document("big", "big.txt", None, "b", rows(texts, seed=1), doc_row("big.txt", 400))
-    done = store.lance.maintain_indexes()
+    done = store.lance.maintain()
     assert done[0] == "chunk_id index" and done[1].startswith("vector index")
-    assert store.lance.maintain_indexes() == []  # nothing new
+    assert store.lance.maintain() == []  # nothing new
     more = [f"schedule {i}" for i in range(100)]
     store.commit_document("more", "more.txt", None, "m", rows(more, seed=2), doc_row("more.txt", 100))
-    assert store.lance.maintain_indexes()[0].startswith("indexes refreshed")
+    assert store.lance.maintain()[0].startswith("indexes refreshed")
     # Searches through the index still see every committed chunk by id.
     ids = [chunk_id_for("more", 1, 0), chunk_id_for("big", 1, 399)]
     assert set(store.lance.fetch_chunks(ids)) == set(ids)
     query = np.ones(DIM, dtype=np.float32)
     assert len(store.lance.dense_search(query, 10, None)) == 10
+
+
+def test_small_fragments_are_compacted(store: CaseStore) -> None:
+    from casetrack.store import lance_tables
+
+    for i in range(lance_tables.MAX_SMALL_FRAGMENTS + 2):
+        store.commit_document(f"d{i}", f"d{i}.txt", None, f"s{i}", rows([f"text {i}"], seed=i), doc_row(f"d{i}.txt", 1))
+    done = store.lance.maintain()
+    assert any(step.startswith("chunks:") for step in done) and any(step.startswith("documents:") for step in done)
+    table = store.lance.table(lance_tables.CHUNKS)
+    assert table is not None and table.stats()["fragment_stats"]["num_fragments"] == 1
+    assert store.lance.count_chunks("d3") == 1 and store.lance.maintain() == []

@@ -24,6 +24,9 @@ DOCUMENTS = "documents"
 # the flat scan takes ~70 ms. Indexes are brought up to date when this share of rows is new.
 VECTOR_INDEX_MIN_ROWS = 20_000
 REINDEX_UNINDEXED_SHARE = 0.1
+# Every commit adds a fragment; scans pay per fragment (a case of 800 one-file commits fetched
+# 100 candidates in 530 ms, 15 ms after compaction), so small fragments are merged past this many.
+MAX_SMALL_FRAGMENTS = 16
 
 
 # Embedding columns beyond E1's `vector`, added to the table the first time a model fills them
@@ -189,20 +192,29 @@ class LanceTables:
             if table is not None:
                 table.delete(f"doc_id = {sql_str(doc_id)}")
 
-    def maintain_indexes(self) -> list[str]:
-        """Create or refresh the chunk table's indexes when the table is big enough to need them.
+    def maintain(self) -> list[str]:
+        """Keep reads fast after writes: compact small fragments, create or refresh indexes.
 
-        A scalar index on chunk_id (candidate fetches by id) and an IVF_HNSW_SQ index on the E1
-        vectors; both are rebuilt incrementally by `optimize()` once enough rows are unindexed.
-        Each step is one atomic LanceDB commit. Returns what was done (for logs and progress).
+        Compaction runs on both tables once small fragments pile up. Above VECTOR_INDEX_MIN_ROWS
+        chunks: a scalar index on chunk_id (candidate fetches by id) and an IVF_HNSW_SQ index on
+        the E1 vectors, refreshed by `optimize()` once enough rows are unindexed. Each step is
+        one atomic LanceDB commit. Returns what was done (for logs and progress).
         """
+        done: list[str] = []
+        for name in (CHUNKS, DOCUMENTS):
+            table = self.table(name)
+            if table is None:
+                continue
+            small = int(table.stats()["fragment_stats"]["num_small_fragments"])
+            if small > MAX_SMALL_FRAGMENTS:
+                table.optimize()
+                done.append(f"{name}: {small} small fragments compacted")
         table = self.table(CHUNKS)
         if table is None:
-            return []
+            return done
         rows = int(table.count_rows())
         if rows < VECTOR_INDEX_MIN_ROWS:
-            return []
-        done: list[str] = []
+            return done
         existing = {tuple(ix.columns): ix for ix in table.list_indices()}
         if ("chunk_id",) not in existing:
             table.create_index("chunk_id", config=BTree())
