@@ -66,16 +66,18 @@ DEFAULTS = {"cuad": (40, 150), "cuad_pdf": (15, 100), "contractnli": (40, 200), 
 QUICK = {"cuad": (3, 15), "cuad_pdf": (2, 10), "contractnli": (4, 15), "acord": (40, 4), "juristcu": (40, 6)}
 KS = {"cuad": (1, 5, 10), "cuad_pdf": (1,), "contractnli": (1, 3, 5), "acord": (5, 10), "juristcu": (5, 10)}
 
-# The ablation ladder: each "+x" row adds x to the row above it (changes to SearchConfig()).
+# The ablation ladder: each "+x" row adds x to the row above it. Every row spells out its lists
+# and stages, so it means the same whatever SearchConfig() defaults to ("+boost" is the default).
 _ALL = ("bm25", "dense", "sparse", "e7")
+_OFF = {"boost": False, "rerank": False}
 ABLATIONS: dict[str, dict[str, Any]] = {
-    "bm25": {"lists": ("bm25",)},
-    "dense": {"lists": ("dense",)},
-    "bm25_recall_rrf": {"lists": ("bm25", "dense"), "dense_recall": False},
-    "hybrid": {},  # bm25 + dense recall, RRF: the default SearchConfig
-    "+sparse": {"lists": ("bm25", "dense", "sparse")},
-    "+e7": {"lists": _ALL},
-    "+boost": {"lists": _ALL, "boost": True},
+    "bm25": {"lists": ("bm25",), **_OFF},
+    "dense": {"lists": ("dense",), **_OFF},
+    "bm25_recall_rrf": {"lists": ("bm25", "dense"), "dense_recall": False, **_OFF},
+    "hybrid": {"lists": ("bm25", "dense"), **_OFF},
+    "+sparse": {"lists": ("bm25", "dense", "sparse"), **_OFF},
+    "+e7": {"lists": _ALL, **_OFF},
+    "+boost": {"lists": _ALL, "boost": True, "rerank": False},
     "+rerank": {"lists": _ALL, "boost": True, "rerank": True},
 }
 

@@ -83,7 +83,7 @@ def test_constrained_mode_searches_with_bm25_and_e1_and_says_what_it_skipped(
     app.create_case("Lease")
     app.ingest("Lease", files)
     response = app.search("Lease", "how can the agreement be cancelled", top_k=2)
-    assert response.stages_used == ["bm25", "dense", "rrf"]
+    assert response.stages_used == ["bm25", "dense", "rrf", "boost"]
     assert response.hits[0].provenance.document == "lease.txt"
     assert set(response.stages_skipped) == {"E6", "E7", "E12"}
     assert all("constrained" in why for why in response.stages_skipped.values())
@@ -95,7 +95,7 @@ def test_constrained_mode_searches_with_bm25_and_e1_and_says_what_it_skipped(
     cmd = [sys.executable, "-m", "casetrack", "--data-dir", str(home), "--models-dir", str(MODELS),
            "--memory-mode", "constrained", "search", "--case", "Lease", "terminate lease", "--json"]
     out = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
-    assert out["stages_used"] == ["bm25", "dense", "rrf"]
+    assert out["stages_used"] == ["bm25", "dense", "rrf", "boost"]
     assert sorted(out["stages_skipped"]) == ["E12", "E6", "E7"]
     assert out["results"][0]["source"]["document"] == "lease.txt"
 
@@ -151,5 +151,5 @@ def test_a_swapped_model_is_refused_at_ingest_skipped_in_search_and_fixed_by_ree
     report = other.reembed("Lease")
     assert report.reembedded[0]["slots"] == ["E1"]
     assert other.status("Lease")["case"]["mismatched"] == {}
-    assert other.search("Lease", "terminate the lease").stages_used == ["bm25", "dense", "rrf"]
+    assert other.search("Lease", "terminate the lease").stages_used == ["bm25", "dense", "sparse", "e7", "rrf", "boost"]
     assert [r.status for r in other.ingest("Lease", files[1:])] == ["ingested"]

@@ -33,7 +33,7 @@ def app(tmp_path: Path) -> CaseTrack:
 
 def test_semantic_and_keyword_hits_with_snippets(app: CaseTrack) -> None:
     response = app.search("Lease", "how can the agreement be cancelled", top_k=2)
-    assert response.stages_used == ["bm25", "dense", "rrf"]
+    assert response.stages_used == ["bm25", "dense", "sparse", "e7", "rrf", "boost"]
     assert response.hits[0].provenance.document == "lease.txt"
     assert "terminate" in response.hits[0].snippet
     assert set(response.timings_ms) >= {"bm25", "embed_query", "dense", "fuse", "fetch", "total"}
@@ -72,7 +72,7 @@ def test_snippet_picks_the_matching_sentence() -> None:
 def test_every_stage_runs_and_names_itself(app: CaseTrack) -> None:
     from casetrack.search.config import SearchConfig
 
-    full = SearchConfig(lists=("bm25", "dense", "sparse", "e7"), rerank=True)
+    full = SearchConfig(lists=("bm25", "dense", "sparse", "e7"), boost=False, rerank=True)
     response = app.search("Lease", "how can the agreement be cancelled", top_k=2, config=full)
     assert response.stages_used == ["bm25", "dense", "sparse", "e7", "rrf", "rerank"]
     assert response.hits[0].provenance.document == "lease.txt"
@@ -82,13 +82,13 @@ def test_every_stage_runs_and_names_itself(app: CaseTrack) -> None:
 def test_ablation_configs(app: CaseTrack) -> None:
     from casetrack.search.config import SearchConfig
 
-    dense_only = app.search("Lease", "ending the agreement early", config=SearchConfig(lists=("dense",)))
+    dense_only = app.search("Lease", "ending the agreement early", config=SearchConfig(lists=("dense",), boost=False))
     assert dense_only.stages_used == ["dense"] and dense_only.hits
-    bm25_only = app.search("Lease", "vacation", config=SearchConfig(lists=("bm25",)))
+    bm25_only = app.search("Lease", "vacation", config=SearchConfig(lists=("bm25",), boost=False))
     assert bm25_only.stages_used == ["bm25"]
     assert [h.provenance.document for h in bm25_only.hits] == ["policy.txt"]
     # BM25 recall only: dense re-ranks BM25's candidates but adds none.
-    recall = SearchConfig(dense_recall=False)
+    recall = SearchConfig(lists=("bm25", "dense"), dense_recall=False, boost=False)
     ranked = app.search("Lease", "vacation", config=recall)
     assert ranked.stages_used == ["bm25", "dense", "rrf"]
     assert [h.provenance.document for h in ranked.hits] == ["policy.txt"]
@@ -133,7 +133,7 @@ def test_boost_lifts_the_chunk_with_the_exact_cnj_number(app: CaseTrack, tmp_pat
         "ingested",
     ]
     query = "indenização por danos morais no processo 0009876-54.2019.8.26.0100"
-    plain = app.search("Lease", query, top_k=2, config=SearchConfig(lists=("dense",)))
+    plain = app.search("Lease", query, top_k=2, config=SearchConfig(lists=("dense",), boost=False))
     boosted = app.search("Lease", query, top_k=2, config=SearchConfig(lists=("dense",), boost=True))
     assert "boost" in boosted.stages_used and "boost" not in plain.stages_used
     assert boosted.hits[0].provenance.document == "processo_b.txt"
