@@ -232,15 +232,27 @@ class Scorer:
         return m
 
 
-def run_ablation(app: CaseTrack, case: str, ds: Dataset, scorer: Scorer, changes: dict[str, Any]) -> dict[str, Any]:
-    """All queries of `ds` under one SearchConfig; raises if the config or the first search fails."""
+def question_only(text: str) -> str:
+    """The question a lawyer would type: LegalBench-RAG queries open with "Consider the <contract>
+    between <parties>; <question>", a preamble that BM25 matches all over the contract."""
+    head, sep, rest = text.partition(";")
+    return rest.strip() if sep and head.lstrip().lower().startswith("consider") and rest.strip() else text
+
+
+def run_ablation(
+    app: CaseTrack, case: str, ds: Dataset, scorer: Scorer, changes: dict[str, Any], questions: bool = False
+) -> dict[str, Any]:
+    """All queries of `ds` under one SearchConfig; raises if the config or the first search fails.
+
+    `questions`: send only the question part of LegalBench-RAG style queries."""
     from casetrack.search.config import SearchConfig
 
     cfg = SearchConfig().with_(**changes)
     top_k = 20 if ds.kind == "graded" else 10
 
     def search(q: Query) -> SearchResponse:
-        return app.search(case, q.text, top_k, [q.scope] if q.scope else None, config=cfg)
+        text = question_only(q.text) if questions else q.text
+        return app.search(case, text, top_k, [q.scope] if q.scope else None, config=cfg)
 
     search(ds.queries[0])  # warm-up: loads the models this config needs; not timed
     wall: list[float] = []
@@ -313,6 +325,8 @@ def main() -> None:
     parser.add_argument("--memory-mode", default=None, help="full | standard | constrained (default: from RAM)")
     parser.add_argument("--out", help="JSON results (default: <cache>/retrieval_results.json)")
     parser.add_argument("--per-query", action="store_true", help="keep per-query metrics and latencies in the JSON")
+    parser.add_argument("--question-only", action="store_true",
+                        help="drop the 'Consider the <contract> between <parties>;' preamble of CUAD/ContractNLI queries")
     args = parser.parse_args()
 
     started = time.monotonic()
@@ -348,7 +362,7 @@ def main() -> None:
             for ab in ablations:
                 t = time.monotonic()
                 try:
-                    res = run_ablation(app, entry["case"], ds, scorer, ABLATIONS[ab])
+                    res = run_ablation(app, entry["case"], ds, scorer, ABLATIONS[ab], args.question_only)
                 except Exception as e:  # a stage the pipeline does not have yet
                     report["failed_ablations"].setdefault(ab, {})[name] = f"{type(e).__name__}: {e}"
                     print(f"  {ab}: FAILED {type(e).__name__}: {e}", flush=True)

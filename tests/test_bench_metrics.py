@@ -123,3 +123,11 @@ def test_page_to_file_rejects_other_text() -> None:
         PageToFile("abc def", "abc dxf")
     assert PageToFile("  ab ", "ab").to_file(0, 2) == (2, 4)
     assert PageToFile("a  b", "a b").to_file(1, 2) == (3, 3)  # whitespace only: empty, at the next char
+
+
+def test_question_only_drops_the_legalbench_preamble() -> None:
+    from bench.retrieval import question_only
+
+    q = "Consider the Supply Agreement between Acme Inc. and Beta LLC; What is the notice period for termination?"
+    assert question_only(q) == "What is the notice period for termination?"
+    assert question_only("What happens on breach; and who pays?") == "What happens on breach; and who pays?"
