@@ -37,10 +37,12 @@ CUAD = SHARED / "data/legal_span_bench"
 BASE = "Latency base"
 REPLICA_DOC = 1000  # chunks per replicated document
 
+_ALL = ("bm25", "dense", "sparse", "e7")
 CONFIGS = {
-    "bm25+dense rrf": SearchConfig(),
-    "+sparse+e7": SearchConfig(lists=("bm25", "dense", "sparse", "e7")),
-    "+rerank (all)": SearchConfig(lists=("bm25", "dense", "sparse", "e7"), rerank=True),
+    "bm25+dense rrf": SearchConfig(lists=("bm25", "dense"), boost=False, rerank=False),
+    "+sparse+e7": SearchConfig(lists=_ALL, boost=False, rerank=False),
+    "+boost (default)": SearchConfig(lists=_ALL, boost=True, rerank=False),
+    "+rerank (all)": SearchConfig(lists=_ALL, boost=True, rerank=True),
 }
 
 

@@ -104,14 +104,21 @@ def search(
 
     # -- stage 2: every list ranks the candidate set; weighted RRF ----------------------------
     columns = lt.RESULT_COLUMNS + [c for name in query_vectors for c in _LIST_COLUMNS[name]]
-    fetched = store.lance.fetch_chunks(candidates, columns)
+    table = store.lance.fetch_table(candidates, columns)
+    meta = table.select([c for c in lt.RESULT_COLUMNS if c in table.column_names]).to_pylist()
+    fetched = {r["chunk_id"]: r for r in meta}
     rows = [fetched[cid] for cid in candidates if cid in fetched]
+    ids = table.column("chunk_id").to_pylist()
+
+    def column(name: str) -> Any:
+        return table.column(name) if name in table.column_names else None
+
     clock.lap("fetch_candidates")
     for name, vector in query_vectors.items():
         if name == "sparse":
-            scores = stages.sparse_scores(vector, rows)
+            scores = stages.sparse_scores(vector, ids, column(lt.SPARSE_IDS), column(lt.SPARSE_VALUES))
         else:
-            scores = stages.dense_scores(vector, rows, _LIST_COLUMNS[name][0])
+            scores = stages.dense_scores(vector, ids, column(_LIST_COLUMNS[name][0]))
         rankings[name] = stages.rank_by(scores)
         if name != "dense":
             response.stages_used.append(name)

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import pyarrow as pa
 
 from casetrack.embed.late import maxsim_many
 from casetrack.embed.sparse import SparseVector
@@ -37,32 +38,44 @@ def rank_by(scores: dict[str, float]) -> list[str]:
     return [cid for cid, _ in sorted(scores.items(), key=lambda kv: kv[1], reverse=True)]
 
 
-def dense_scores(
-    query: npt.NDArray[np.float32], rows: Sequence[dict[str, Any]], column: str
-) -> dict[str, float]:
+def dense_scores(query: npt.NDArray[np.float32], ids: list[str], column: pa.ChunkedArray | None) -> dict[str, float]:
     """Cosine of the query with each row's stored vector (rows without one are left out)."""
-    have = [r for r in rows if r.get(column) is not None]
-    if not have:
+    if column is None:
         return {}
-    matrix = np.asarray([r[column] for r in have], dtype=np.float32)
+    vectors = column.combine_chunks()
+    valid = np.asarray(vectors.is_valid(), dtype=bool)
+    if not valid.any():
+        return {}
+    dim = vectors.type.list_size
+    matrix = np.asarray(vectors.filter(pa.array(valid)).flatten(), dtype=np.float32).reshape(-1, dim)
     norms = np.maximum(np.linalg.norm(matrix, axis=1), 1e-12)
     sims = (matrix @ query) / norms / max(float(np.linalg.norm(query)), 1e-12)
-    return {r["chunk_id"]: float(s) for r, s in zip(have, sims, strict=True)}
+    kept = [cid for cid, ok in zip(ids, valid, strict=True) if ok]
+    return {cid: float(s) for cid, s in zip(kept, sims, strict=True)}
 
 
-def sparse_scores(query: SparseVector, rows: Sequence[dict[str, Any]]) -> dict[str, float]:
+def sparse_scores(
+    query: SparseVector, ids: list[str], indices: pa.ChunkedArray | None, values: pa.ChunkedArray | None
+) -> dict[str, float]:
     """Dot product of the query's term weights with each row's stored sparse vector."""
     out: dict[str, float] = {}
-    if query.nnz == 0:
+    if query.nnz == 0 or indices is None or values is None:
         return out
-    for r in rows:
-        ids, vals = r.get(lt.SPARSE_IDS), r.get(lt.SPARSE_VALUES)
-        if ids is None or vals is None:
+    idx, val = indices.combine_chunks(), values.combine_chunks()
+    offsets = np.asarray(idx.offsets)
+    flat_idx = np.asarray(idx.flatten(), dtype=np.int32)
+    flat_val = np.asarray(val.flatten(), dtype=np.float32)
+    # The query's term ids are sorted: one searchsorted finds every stored term's query weight.
+    pos = np.minimum(np.searchsorted(query.indices, flat_idx), query.nnz - 1)
+    term_weight = np.where(query.indices[pos] == flat_idx, query.values[pos], np.float32(0.0))
+    contrib = term_weight * flat_val
+    valid = np.asarray(idx.is_valid(), dtype=bool)
+    for row, cid in enumerate(ids):
+        if not valid[row]:
             continue
-        doc = SparseVector(np.asarray(ids, dtype=np.int32), np.asarray(vals, dtype=np.float32))
-        score = query.dot(doc)
+        score = float(contrib[offsets[row] : offsets[row + 1]].sum())
         if score > 0:
-            out[r["chunk_id"]] = score
+            out[cid] = score
     return out
 
 

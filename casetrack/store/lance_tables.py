@@ -242,6 +242,18 @@ class LanceTables:
             where += f" AND gen = {int(gen)}"
         return int(table.count_rows(where))
 
+    def fetch_table(self, chunk_ids: list[str], columns: list[str]) -> pa.Table:
+        """The rows of `chunk_ids` as Arrow (vectors stay columnar: no per-float Python objects).
+
+        Columns the table does not have are left out of the result.
+        """
+        table = self.table(CHUNKS)
+        if table is None or not chunk_ids:
+            return pa.table({"chunk_id": pa.array([], pa.string())})
+        wanted = list(dict.fromkeys(["chunk_id", *(c for c in columns if c in table.schema.names)]))
+        query = table.search().where(sql_in("chunk_id", chunk_ids)).select(wanted).limit(len(chunk_ids))
+        return query.to_arrow().select(wanted)
+
     def document_chunks(self, doc_id: str, gen: int, with_embeddings: bool = False) -> pa.Table:
         """One document generation's chunks in reading order (all columns if `with_embeddings`)."""
         table = self.table(CHUNKS)
