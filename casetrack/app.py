@@ -59,6 +59,17 @@ class CaseTrack:
 
         return model_mismatches(store.models(), self.pool, store.record.language, store.record.name)
 
+    def _search_skips(self, store: CaseStore, mismatched: dict[str, str]) -> dict[str, str]:
+        """slot -> why search cannot use it for this case: the memory tier, a missing model,
+        vectors from other weights, or no vectors of that slot in the case yet."""
+        skipped = {slot: why for slot, why in self.pool.search_slots(store.record.language).items() if why}
+        skipped.update(mismatched)
+        stored = store.models()
+        for slot in ("E6", "E7", "E12"):
+            if slot not in stored and slot not in skipped:
+                skipped[slot] = f'this case has no {slot} vectors yet: casetrack reembed --case "{store.record.name}"'
+        return skipped
+
     # -- cases --------------------------------------------------------------------------------
 
     def create_case(self, name: str, case_type: str = "other", language: str = "en") -> CaseRecord:
@@ -208,7 +219,7 @@ class CaseTrack:
     def status(self, case: str | None = None) -> dict[str, Any]:
         """Memory tier, models per slot and, for a case, what search will skip and why."""
         from casetrack import __version__
-        from casetrack.store.lance_tables import E7_VECTOR, LATE_VECTORS, SPARSE_IDS
+        from casetrack.store.lance_tables import SLOT_COLUMN
 
         pool = self.pool
         out: dict[str, Any] = {
@@ -228,16 +239,13 @@ class CaseTrack:
         try:
             language = store.record.language
             mismatched = self._mismatches(store)
-            skipped = {slot: why for slot, why in pool.search_slots(language).items() if why}
-            skipped.update(mismatched)
-            columns = {"E1": "vector", "E7": E7_VECTOR, "E6": SPARSE_IDS, "E12": LATE_VECTORS}
             out["case"] = {
                 "name": store.record.name,
                 "language": language,
                 "models": store.models(),
                 "mismatched": mismatched,
-                "chunks_missing": {slot: store.lance.count_missing(col) for slot, col in columns.items()},
-                "search_skips": skipped,
+                "chunks_missing": {slot: store.lance.count_missing(col) for slot, col in SLOT_COLUMN.items()},
+                "search_skips": self._search_skips(store, mismatched),
             }
             out["slots"] = {language: [s.to_json() for s in pool.status(language)]}
             return out
@@ -267,13 +275,7 @@ class CaseTrack:
         try:
             language = store.record.language
             stored = store.models()
-            skipped = {slot: why for slot, why in self.pool.search_slots(language).items() if why}
-            skipped.update(self._mismatches(store))
-            for slot in ("E6", "E7", "E12"):
-                if slot not in stored and slot not in skipped:
-                    skipped[slot] = (
-                        f"this case has no {slot} vectors yet: casetrack reembed --case \"{store.record.name}\""
-                    )
+            skipped = self._search_skips(store, self._mismatches(store))
             wanted = {"E1": True, "E7": "e7" in cfg.lists, "E6": "sparse" in cfg.lists, "E12": cfg.rerank}
             with ExitStack() as stack:
                 loaded: dict[str, Any] = {}

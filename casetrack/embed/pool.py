@@ -178,6 +178,24 @@ class EncoderPool:
 
     def get(self, slot: str, language: str) -> Any:
         """The loaded encoder for `slot` (loading it if needed). Raises ModelNotFoundError."""
+        return self._acquire(slot, language, hold=False).encoder
+
+    @contextmanager
+    def use(self, slot: str, language: str) -> Iterator[Any]:
+        """An encoder for one operation; a transient slot is unloaded when the last user leaves."""
+        entry = self._acquire(slot, language, hold=True)
+        path = entry.spec.path
+        try:
+            yield entry.encoder
+        finally:
+            with self._lock:
+                self._in_use[path] -= 1
+                if self._in_use[path] == 0 and residency(self.tier, slot) == Residency.TRANSIENT:
+                    self._unload(path, "transient in this memory mode")
+
+    def _acquire(self, slot: str, language: str, hold: bool) -> _Loaded:
+        # Loading and marking in use happen under one lock, so memory pressure in another
+        # thread cannot unload the model between the two.
         spec = self.require(slot, language)
         with self._lock:
             entry = self._loaded.get(spec.path)
@@ -187,22 +205,9 @@ class EncoderPool:
                 self._loaded[spec.path] = entry
                 self.load_count += 1
             entry.last_used = time.monotonic()
-            return entry.encoder
-
-    @contextmanager
-    def use(self, slot: str, language: str) -> Iterator[Any]:
-        """An encoder for one operation; a transient slot is unloaded when the last user leaves."""
-        encoder = self.get(slot, language)
-        spec = self.require(slot, language)
-        with self._lock:
-            self._in_use[spec.path] = self._in_use.get(spec.path, 0) + 1
-        try:
-            yield encoder
-        finally:
-            with self._lock:
-                self._in_use[spec.path] -= 1
-                if self._in_use[spec.path] == 0 and residency(self.tier, slot) == Residency.TRANSIENT:
-                    self._unload(spec.path, "transient in this memory mode")
+            if hold:
+                self._in_use[spec.path] = self._in_use.get(spec.path, 0) + 1
+            return entry
 
     def preload(self, language: str) -> list[str]:
         """Load every resident slot that is installed; returns the slots loaded."""

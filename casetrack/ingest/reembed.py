@@ -23,8 +23,6 @@ from casetrack.store.journal import JournalEntry
 
 log = logging.getLogger(__name__)
 
-# The LanceDB column that shows whether a chunk has a slot's embedding.
-SLOT_COLUMN = {"E1": "vector", "E7": lt.E7_VECTOR, "E6": lt.SPARSE_IDS, "E12": lt.LATE_VECTORS}
 DocCallback = Callable[[int, int, str], None]
 
 
@@ -54,7 +52,7 @@ def stale_slots(entry: JournalEntry, rows: pa.Table, pool: EncoderPool, language
         spec = pool.resolve(slot, language)
         if spec is None:
             continue
-        column = SLOT_COLUMN[slot]
+        column = lt.SLOT_COLUMN[slot]
         lacking = column not in rows.column_names or rows.column(column).null_count > 0
         if lacking or used.get(slot) != spec.fingerprint:
             stale.append(slot)

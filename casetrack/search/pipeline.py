@@ -29,7 +29,6 @@ from casetrack.store.case_store import CaseStore, gen_of_chunk
 
 # Which stored column each fused list scores candidates with.
 _LIST_COLUMNS = {"dense": ["vector"], "e7": [lt.E7_VECTOR], "sparse": [lt.SPARSE_IDS, lt.SPARSE_VALUES]}
-_LIST_SLOT = {"dense": "E1", "e7": "E7", "sparse": "E6"}
 
 
 class _Clock:

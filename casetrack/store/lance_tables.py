@@ -37,6 +37,8 @@ SPARSE_VALUES = "sparse_vals"
 LATE_VECTORS = "li_vecs"
 LATE_COUNT = "li_count"
 EMBEDDING_COLUMNS = ("vector", E7_VECTOR, SPARSE_IDS, SPARSE_VALUES, LATE_VECTORS, LATE_COUNT)
+# The column that shows whether a chunk has a slot's embedding (null: it does not).
+SLOT_COLUMN = {"E1": "vector", "E7": E7_VECTOR, "E6": SPARSE_IDS, "E12": LATE_VECTORS}
 
 
 def chunk_schema(dim: int) -> pa.Schema:
@@ -267,18 +269,9 @@ class LanceTables:
         return query.limit(n).to_arrow().sort_by("seq")
 
     def fetch_chunks(self, chunk_ids: list[str], columns: list[str] | None = None) -> dict[str, dict[str, Any]]:
-        table = self.table(CHUNKS)
-        if table is None or not chunk_ids:
-            return {}
-        wanted = [c for c in (columns or RESULT_COLUMNS) if c in table.schema.names]
-        if "chunk_id" not in wanted:
-            wanted.append("chunk_id")
-        rows = table.search().where(sql_in("chunk_id", chunk_ids)).select(wanted).limit(len(chunk_ids)).to_list()
+        """chunk_id -> row (as a dict) for the chunks that exist; `columns` default to RESULT_COLUMNS."""
+        rows = self.fetch_table(chunk_ids, columns or RESULT_COLUMNS).to_pylist()
         return {r["chunk_id"]: r for r in rows}
-
-    def columns(self) -> list[str]:
-        table = self.table(CHUNKS)
-        return [] if table is None else list(table.schema.names)
 
     def count_missing(self, column: str) -> int:
         """Chunks whose `column` is null (or all chunks if the table lacks the column)."""
