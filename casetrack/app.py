@@ -163,6 +163,53 @@ class CaseTrack:
         finally:
             store.close()
 
+    # -- documents and passages ------------------------------------------------------------------
+
+    def list_documents(self, case: str, sort_by: str = "date") -> list[dict[str, Any]]:
+        from casetrack.store.documents import list_documents
+
+        store = self.open_case(case)
+        try:
+            return list_documents(store, sort_by)  # type: ignore[arg-type]
+        finally:
+            store.close()
+
+    def document_details(self, case: str, document: str) -> dict[str, Any]:
+        from casetrack.store.documents import document_details, resolve_document
+
+        store = self.open_case(case)
+        try:
+            return document_details(store, resolve_document(store, document))
+        finally:
+            store.close()
+
+    def delete_document(self, case: str, document: str) -> str:
+        """Remove a document (name or id) from a case; returns its name."""
+        from casetrack.store.documents import resolve_document
+
+        with self.writing(case) as store:
+            entry = resolve_document(store, document)
+            store.delete_document(entry.doc_id)
+            return entry.name
+
+    def get_chunk(self, case: str, chunk_id: str, neighbours: int = 1) -> dict[str, Any]:
+        from casetrack.store.chunk_view import get_chunk
+
+        store = self.open_case(case)
+        try:
+            return get_chunk(store, chunk_id, neighbours)
+        finally:
+            store.close()
+
+    def find_entity(self, case: str, entity: str, entity_type: str = "any", top_k: int = 20) -> dict[str, Any]:
+        from casetrack.search.entities import find_entity
+
+        store = self.open_case(case)
+        try:
+            return find_entity(store, entity, entity_type, top_k).to_json()
+        finally:
+            store.close()
+
     # -- ingest and search --------------------------------------------------------------------
 
     def ingest(
@@ -173,10 +220,14 @@ class CaseTrack:
         password: str | None = None,
         on_file: FileCallback | None = None,
         progress: Progress | None = None,
+        on_result: Callable[[FileResult], None] | None = None,
+        wait: float = 0.0,
     ) -> list[FileResult]:
+        """Ingest `paths` into `case` as its single writer. `on_result` sees each file's result
+        as soon as it is committed; `wait` is how long to wait for another writer to finish."""
         from casetrack.ingest.pipeline import Ingestor
 
-        with self.writing(case) as store:
+        with self.writing(case, wait=wait) as store:
             mismatched = self._mismatches(store)
             if mismatched:
                 raise CaseTrackError(
@@ -194,6 +245,8 @@ class CaseTrack:
                 result = ingestor.ingest_file(path, force=force, password=password, **kwargs)
                 log.info("%s: %s", path.name, result.status)
                 results.append(result)
+                if on_result:
+                    on_result(result)
             if any(r.status in ("ingested", "replaced") for r in results):
                 if progress:
                     progress("index", 0, 1)

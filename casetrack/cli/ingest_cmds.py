@@ -104,7 +104,14 @@ def _report(case: str, results: list[FileResult], as_json: bool) -> None:
         sys.exit(EXIT_PARTIAL)
 
 
-def _run(ctx: click.Context, case: str, paths: list[Path], force: bool, password: str | None, as_json: bool) -> None:
+def _run(ctx: click.Context, case: str, paths: list[Path], force: bool, password: str | None, as_json: bool,
+         label: str = "") -> None:
+    settings = ctx.find_root().obj
+    from casetrack.daemon.client import ping
+
+    if ping(settings):
+        _run_in_daemon(ctx, case, paths, force, password, as_json, label)
+        return
     app = get_app(ctx)
     bar = _Bar(len(paths))
     try:
@@ -112,6 +119,45 @@ def _run(ctx: click.Context, case: str, paths: list[Path], force: bool, password
     finally:
         bar.close()
     _report(app.registry.get(case).name, results, as_json)
+
+
+def _run_in_daemon(ctx: click.Context, case: str, paths: list[Path], force: bool, password: str | None,
+                   as_json: bool, label: str) -> None:
+    """The daemon runs: it is the case's single writer, so the files go to it as a job (which goes on,
+    and resumes after a restart, even if this command is interrupted)."""
+    from casetrack.daemon import client
+    from casetrack.ingest.pipeline import FileResult
+
+    bar = _Bar(len(paths))
+    done = [0]
+    announced = [False]
+
+    def on_event(event: dict[str, Any]) -> None:
+        job = event.get("job") or {}
+        if not announced[0] and job.get("id") and not as_json:
+            announced[0] = True
+            click.echo(f"Ingesting in the CaseTrack daemon as job {job['id']} "
+                       "(it continues if this command is interrupted).", err=True)
+        if bar._bar is not None:
+            bar._bar.update(int(job.get("done", 0)) - done[0])
+            done[0] = int(job.get("done", 0))
+            if job.get("current"):
+                bar._bar.current_item = f"{str(job['current'])[:32]} ({job.get('stage') or ''})"
+            bar._bar.render_progress()
+
+    args = {"case": case, "paths": [str(p.resolve()) for p in paths], "force": force, "password": password,
+            "label": label or (str(paths[0]) if len(paths) == 1 else f"{len(paths)} files"), "follow": True}
+    try:
+        job = client.call(ctx.find_root().obj, "ingest", args, on_event=on_event)
+    finally:
+        if bar._bar is not None:
+            bar._bar.__exit__(None, None, None)
+    results = [FileResult(**r) for r in job["results"]]
+    if job["status"] == "failed":
+        from casetrack.errors import CaseTrackError
+
+        raise CaseTrackError(str(job.get("error")), job.get("hint"))
+    _report(str(job["case_name"]), results, as_json)
 
 
 _case_option = click.option("--case", "case", required=True, help="Case name or id.")
@@ -146,4 +192,4 @@ def ingest_folder(ctx: click.Context, case: str, folder: Path, recursive: bool, 
     paths = discover_files(folder, recursive)
     if not paths and not as_json:
         click.echo(f"No supported files in {folder}" + ("" if recursive else " (add --recursive for sub-folders)") + ".")
-    _run(ctx, case, paths, force, None, as_json)
+    _run(ctx, case, paths, force, None, as_json, label=str(folder))

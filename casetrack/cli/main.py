@@ -82,7 +82,15 @@ def get_app(ctx: click.Context) -> Any:
 
 
 def _register() -> None:
-    from casetrack.cli import case_cmds, ingest_cmds, models_cmds, search_cmds, status_cmds
+    from casetrack.cli import (
+        case_cmds,
+        daemon_cmds,
+        ingest_cmds,
+        models_cmds,
+        search_cmds,
+        setup_cmds,
+        status_cmds,
+    )
 
     cli.add_command(case_cmds.case)
     cli.add_command(ingest_cmds.ingest)
@@ -92,6 +100,10 @@ def _register() -> None:
     cli.add_command(status_cmds.status)
     cli.add_command(status_cmds.reembed)
     cli.add_command(models_cmds.models)
+    cli.add_command(daemon_cmds.serve)
+    cli.add_command(daemon_cmds.daemon)
+    cli.add_command(setup_cmds.setup_claude_code_cmd)
+    cli.add_command(setup_cmds.setup_claude_desktop_cmd)
 
 
 _register()

@@ -7,68 +7,15 @@ import textwrap
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 import click
 
 from casetrack.cli.main import get_app
-from casetrack.domain import SearchHit, SearchResponse
+from casetrack.domain import SearchResponse
 from casetrack.errors import CaseExistsError
+from casetrack.search.output import response_json
 
 DEMO_CASE = "CaseTrack Demo"
-
-
-def response_json(r: SearchResponse) -> dict[str, Any]:
-    """The stable `--json` shape (names fixed by the skeleton issue; add fields, never rename)."""
-    out: dict[str, Any] = {
-        "query": r.query,
-        "case": r.case,
-        "results": [hit_json(h) for h in r.hits],
-        "stages_used": r.stages_used,
-        "stages_skipped": r.stages_skipped,
-        "timings_ms": r.timings_ms,
-        "warnings": r.warnings,
-    }
-    if r.documents:
-        out["documents"] = [
-            {
-                "document": d.document,
-                "document_id": d.document_id,
-                "score": d.score,
-                "matching_chunks": d.matching_chunks,
-                "best": hit_json(d.best),
-            }
-            for d in r.documents
-        ]
-    return out
-
-
-def hit_json(h: SearchHit) -> dict[str, Any]:
-    """One result: text, citation and provenance (+ "context" when neighbours were asked for)."""
-    p = h.provenance
-    out: dict[str, Any] = {
-        "chunk_id": h.chunk_id,
-        "text": h.text,
-        "snippet": h.snippet,
-        "score": h.score,
-        "citation": h.citation,
-        "citation_short": p.citation_short(),
-        "source": {
-            "document": p.document,
-            "document_id": p.document_id,
-            "page": p.page,
-            "paragraph_start": p.paragraph_start,
-            "paragraph_end": p.paragraph_end,
-            "line_start": p.line_start,
-            "line_end": p.line_end,
-            "char_start": p.char_start,
-            "char_end": p.char_end,
-            "extraction_method": p.extraction_method.value,
-        },
-    }
-    if h.context_before is not None or h.context_after is not None:
-        out["context"] = {"before": h.context_before, "after": h.context_after}
-    return out
 
 
 def print_response(r: SearchResponse, snippet_chars: int = 400) -> None:

@@ -1,0 +1,285 @@
+"""Background ingest jobs: queued, run one at a time by one worker thread, persisted per file.
+
+A job's record (`<data_dir>/jobs/<id>.json`, rewritten atomically after every file) holds the
+files it was given and the result of each file done. When the daemon starts, jobs that were
+queued or running (the daemon was stopped or killed) are resumed with the files not yet done;
+a file that was mid-ingest is safe to redo (the case's journal rolled it back or finished it).
+Passwords for encrypted PDFs are kept in memory only: a resumed job retries without them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import queue
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from casetrack.errors import CaseTrackError
+
+log = logging.getLogger(__name__)
+
+FINISHED = ("done", "failed", "cancelled")
+LOCK_WAIT_SECONDS = 600.0  # an in-process CLI ingest may hold the case: wait for it
+
+
+@dataclass
+class Job:
+    id: str
+    case_id: str
+    case_name: str
+    paths: list[str]
+    force: bool = False
+    label: str = ""  # what the user asked for: a file, or a folder
+    status: str = "queued"  # queued | running | done | failed | cancelled
+    created_at: float = field(default_factory=time.time)
+    started_at: float | None = None
+    finished_at: float | None = None
+    current: str | None = None  # file being ingested
+    stage: str | None = None  # e.g. "embed 12/40"
+    results: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+    hint: str | None = None
+    resumed: int = 0  # how many times a daemon restart resumed it
+    cancel_requested: bool = False
+
+    @property
+    def done(self) -> int:
+        return len(self.results)
+
+    @property
+    def total(self) -> int:
+        return len(self.paths)
+
+    @property
+    def finished(self) -> bool:
+        return self.status in FINISHED
+
+    def remaining(self) -> list[str]:
+        done = {r["path"] for r in self.results}
+        return [p for p in self.paths if p not in done]
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["done"] = self.done
+        data["total"] = self.total
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Job:
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+Listener = Callable[[Job], None]
+Runner = Callable[[Job, Callable[[str, str | None], None], Callable[[dict[str, Any]], None]], None]
+
+
+class JobCancelled(Exception):
+    pass
+
+
+class JobManager:
+    """Owns the job records and the worker. `runner(job, on_progress, on_result)` does the work:
+    it calls `on_progress(file_name, stage)` as it goes and `on_result(file_result_json)` after
+    each file; raising CaseTrackError fails the job with that message."""
+
+    def __init__(self, jobs_dir: Path, runner: Runner) -> None:
+        self.dir = jobs_dir
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self._runner = runner
+        self._jobs: dict[str, Job] = {}
+        self._passwords: dict[str, str] = {}
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._stopping = False
+        self._load()
+
+    # -- persistence ----------------------------------------------------------------------------
+
+    def _path(self, job_id: str) -> Path:
+        return self.dir / f"{job_id}.json"
+
+    def _save(self, job: Job) -> None:
+        tmp = self._path(job.id).with_suffix(".tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(job.to_json(), f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self._path(job.id))
+
+    def _load(self) -> None:
+        for path in sorted(self.dir.glob("*.json")):
+            try:
+                job = Job.from_json(json.loads(path.read_text(encoding="utf-8")))
+            except (OSError, ValueError, TypeError) as e:
+                log.warning("ignoring unreadable job record %s: %s", path.name, e)
+                continue
+            self._jobs[job.id] = job
+
+    # -- lifecycle --------------------------------------------------------------------------------
+
+    def start(self) -> list[Job]:
+        """Start the worker; resume unfinished jobs (oldest first). Returns the resumed jobs."""
+        resumed = sorted((j for j in self._jobs.values() if not j.finished), key=lambda j: j.created_at)
+        for job in resumed:
+            job.status = "queued"
+            job.resumed += 1
+            job.current = job.stage = None
+            self._save(job)
+            self._queue.put(job.id)
+            log.info("resuming job %s (%d of %d files left)", job.id, len(job.remaining()), job.total)
+        self._thread = threading.Thread(target=self._work, name="casetrack-jobs", daemon=True)
+        self._thread.start()
+        return resumed
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop taking jobs; the running one is interrupted at its next file and resumed later."""
+        with self._lock:
+            self._stopping = True
+            for job in self._jobs.values():
+                if job.status == "running":
+                    job.cancel_requested = True  # checked at the next progress report; resumes
+        self._queue.put(None)
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    # -- API --------------------------------------------------------------------------------------
+
+    def submit(self, case_id: str, case_name: str, paths: list[Path], force: bool = False,
+               label: str = "", password: str | None = None) -> Job:
+        job = Job(uuid.uuid4().hex[:10], case_id, case_name, [str(p) for p in paths], force, label)
+        with self._lock:
+            self._jobs[job.id] = job
+            self._save(job)
+            if password:
+                self._passwords[job.id] = password
+        self._queue.put(job.id)
+        return job
+
+    def get(self, job_id: str) -> Job:
+        with self._lock:
+            job = self._jobs.get(job_id.strip())
+            if job is None:
+                recent = ", ".join(j.id for j in self.recent()[:5]) or "none"
+                raise CaseTrackError(f"No job with id '{job_id}'.", f"Recent jobs: {recent} (list them with get_job and no id).")
+            return Job.from_json(job.to_json())
+
+    def recent(self, case_id: str | None = None) -> list[Job]:
+        jobs = [j for j in self._jobs.values() if case_id is None or j.case_id == case_id]
+        return sorted(jobs, key=lambda j: j.created_at, reverse=True)
+
+    def active(self) -> list[Job]:
+        with self._lock:
+            return [Job.from_json(j.to_json()) for j in self._jobs.values() if not j.finished]
+
+    def cancel(self, job_id: str) -> Job:
+        with self._lock:
+            job = self._jobs.get(job_id)
+            if job is None:
+                raise CaseTrackError(f"No job with id '{job_id}'.", "get_job lists recent jobs.")
+            if not job.finished:
+                job.cancel_requested = True
+                if job.status == "queued":
+                    self._finish(job, "cancelled")
+            return Job.from_json(job.to_json())
+
+    def wait(self, job_id: str, timeout: float, on_change: Listener | None = None) -> Job:
+        """Block until the job finishes or `timeout` passes, calling `on_change` on progress."""
+        deadline = time.monotonic() + timeout
+        seen = ""
+        with self._lock:
+            while True:
+                job = self._jobs[job_id]
+                snapshot = Job.from_json(job.to_json())
+                key = f"{snapshot.status}|{snapshot.done}|{snapshot.current}|{snapshot.stage}"
+                if on_change is not None and key != seen:
+                    seen = key
+                    self._lock.release()
+                    try:
+                        on_change(snapshot)
+                    finally:
+                        self._lock.acquire()
+                    continue
+                left = deadline - time.monotonic()
+                if snapshot.finished or left <= 0:
+                    return snapshot
+                self._changed.wait(min(left, 1.0))
+
+    # -- worker -----------------------------------------------------------------------------------
+
+    def _finish(self, job: Job, status: str, error: str | None = None, hint: str | None = None) -> None:
+        job.status = status
+        job.error, job.hint = error, hint
+        job.current = job.stage = None
+        job.finished_at = time.time()
+        self._passwords.pop(job.id, None)
+        self._save(job)
+        self._changed.notify_all()
+
+    def _work(self) -> None:
+        while True:
+            job_id = self._queue.get()
+            if job_id is None or self._stopping:
+                return
+            with self._lock:
+                job = self._jobs.get(job_id)
+                if job is None or job.finished:
+                    continue
+                job.status = "running"
+                job.started_at = job.started_at or time.time()
+                self._save(job)
+                self._changed.notify_all()
+            try:
+                self._runner(job, self._progress(job), self._result(job))
+            except JobCancelled:
+                with self._lock:
+                    if self._stopping:
+                        job.status = "queued"  # the daemon is stopping: resumed at its next start
+                        job.cancel_requested = False
+                        job.current = job.stage = None
+                        self._save(job)
+                    else:
+                        self._finish(job, "cancelled")
+                continue
+            except CaseTrackError as e:
+                with self._lock:
+                    self._finish(job, "failed", e.message, e.hint)
+                continue
+            except Exception as e:  # the daemon outlives any job
+                log.exception("job %s failed", job.id)
+                with self._lock:
+                    self._finish(job, "failed", f"Internal error: {e}", "See the daemon log: casetrack daemon status")
+                continue
+            with self._lock:
+                self._finish(job, "done")
+
+    def password(self, job_id: str) -> str | None:
+        return self._passwords.get(job_id)
+
+    def _progress(self, job: Job) -> Callable[[str, str | None], None]:
+        def report(current: str, stage: str | None) -> None:
+            with self._lock:
+                if job.cancel_requested:
+                    raise JobCancelled(job.id)
+                job.current, job.stage = current, stage
+                self._changed.notify_all()
+
+        return report
+
+    def _result(self, job: Job) -> Callable[[dict[str, Any]], None]:
+        def record(result: dict[str, Any]) -> None:
+            with self._lock:
+                job.results.append(result)
+                self._save(job)
+                self._changed.notify_all()
+
+        return record

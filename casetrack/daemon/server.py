@@ -1,0 +1,243 @@
+"""The daemon process: one per data directory, listening on a private local endpoint.
+
+Each connection is either an MCP session (relayed by `casetrack serve` from Claude's stdio), an
+RPC request from the CLI, or a control request (ping, shutdown) that any version may send.
+Nothing a client sends can stop the daemon except `shutdown`; a failing tool or request is
+answered with an error and logged.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import logging.handlers
+import os
+import secrets
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import anyio.abc
+from anyio.streams.buffered import BufferedByteReceiveStream
+
+from casetrack import __version__
+from casetrack.config import Settings
+from casetrack.daemon.endpoint import (
+    MAX_LINE,
+    PROTOCOL,
+    DaemonInfo,
+    RuntimePaths,
+    default_transport,
+    private_dir,
+    write_info,
+)
+from casetrack.daemon.service import Service
+from casetrack.errors import CaseTrackError
+from casetrack.store.lock import WriterLock
+
+log = logging.getLogger("casetrack.daemon")
+
+_STREAM_ENDED = (anyio.EndOfStream, anyio.IncompleteRead, anyio.ClosedResourceError, anyio.BrokenResourceError)
+
+
+class AlreadyRunning(CaseTrackError):
+    pass
+
+
+def setup_logging(paths: RuntimePaths, to_stderr: bool) -> None:
+    """A rotating log in the data directory (5 x 2 MB), and stderr when run in the foreground."""
+    private_dir(paths.log.parent)
+    root = logging.getLogger()
+    root.setLevel(logging.INFO)
+    fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s [%(process)d]: %(message)s")
+    handler = logging.handlers.RotatingFileHandler(paths.log, maxBytes=2 * 2**20, backupCount=5, encoding="utf-8")
+    handler.setFormatter(fmt)
+    root.addHandler(handler)
+    if to_stderr and not any(isinstance(h, logging.StreamHandler) and not isinstance(h, logging.FileHandler)
+                             for h in root.handlers):
+        err = logging.StreamHandler(sys.stderr)
+        err.setFormatter(fmt)
+        root.addHandler(err)
+
+
+class Daemon:
+    def __init__(self, settings: Settings, idle_exit_s: float = 0.0, transport: str | None = None) -> None:
+        self.settings = settings
+        self.paths = RuntimePaths.of(settings)
+        self.transport = transport or default_transport()
+        self.idle_exit_s = idle_exit_s
+        self.token = secrets.token_hex(32)
+        self.service: Service | None = None
+        self._lock = WriterLock(self.paths.lock, "daemon")
+        self._stop = anyio.Event()
+        self._last_activity = time.monotonic()
+
+    # -- lifecycle --------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        private_dir(self.paths.run_dir)
+        if not self._lock.try_acquire():
+            raise AlreadyRunning(
+                f"A CaseTrack daemon is already running for {self.settings.data_dir}.",
+                "Check it with: casetrack daemon status",
+            )
+        try:
+            anyio.run(self._main)
+        finally:
+            self._cleanup()
+            self._lock.release()
+
+    def _cleanup(self) -> None:
+        if self.service is not None:
+            self.service.close()
+        for path in (self.paths.info, self.paths.socket) if self.transport == "unix" else (self.paths.info,):
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                pass
+        log.info("daemon stopped")
+
+    async def _main(self) -> None:
+        self.service = Service(self.settings)
+        listener, address = await self._listen()
+        info = DaemonInfo(os.getpid(), __version__, PROTOCOL, self.transport, address,
+                          self.token if self.transport == "tcp" else "", time.time())
+        write_info(self.paths, info)
+        resumed = self.service.start()
+        log.info("daemon %s listening on %s (%s) for %s; %d job(s) resumed", __version__, address,
+                 self.transport, self.settings.data_dir, len(resumed))
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self._watch_signals, tg)
+            if self.idle_exit_s > 0:
+                tg.start_soon(self._watch_idle)
+            tg.start_soon(listener.serve, self._handle)
+            await self._stop.wait()
+            tg.cancel_scope.cancel()
+        await listener.aclose()
+
+    async def _listen(self) -> tuple[anyio.abc.Listener[Any], str]:
+        if self.transport == "unix":
+            sock = self.paths.socket
+            private_dir(sock.parent)
+            if sock.exists() or sock.is_symlink():
+                sock.unlink()  # we hold the lock: whatever is there is stale
+            old = os.umask(0o177)
+            try:
+                listener = await anyio.create_unix_listener(sock)
+            finally:
+                os.umask(old)
+            os.chmod(sock, 0o600)
+            return listener, str(sock)
+        tcp = await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=0)
+        port = tcp.extra(anyio.abc.SocketAttribute.local_port)
+        return tcp, f"127.0.0.1:{port}"
+
+    async def _watch_signals(self, tg: anyio.abc.TaskGroup) -> None:
+        if os.name != "posix":
+            return
+        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+            async for signum in signals:
+                log.info("signal %s: shutting down", signum)
+                self._stop.set()
+                return
+
+    async def _watch_idle(self) -> None:
+        while True:
+            await anyio.sleep(min(30.0, self.idle_exit_s))
+            assert self.service is not None
+            busy = self.service.connections > 0 or bool(self.service.jobs.active())
+            if busy:
+                self._last_activity = time.monotonic()
+            elif time.monotonic() - self._last_activity >= self.idle_exit_s:
+                log.info("idle for %.0f s with no clients and no jobs: exiting", self.idle_exit_s)
+                self._stop.set()
+                return
+
+    # -- connections ------------------------------------------------------------------------------
+
+    async def _handle(self, stream: anyio.abc.ByteStream) -> None:
+        assert self.service is not None
+        reader = BufferedByteReceiveStream(stream)
+        self.service.connections += 1
+        self._last_activity = time.monotonic()
+        try:
+            hello = await self._read_json(reader, 65536)
+            if hello is None:
+                return
+            kind = str(hello.get("kind"))
+            if self.transport == "tcp" and not secrets.compare_digest(str(hello.get("token", "")), self.token):
+                await self._send(stream, {"ok": False, "code": "bad_token", "error": "Wrong daemon token."})
+                return
+            if kind == "control":
+                await self._send(stream, {"ok": True, "version": __version__, "pid": os.getpid()})
+                await self._control(stream, reader)
+                return
+            if hello.get("version") != __version__ or hello.get("protocol") != PROTOCOL:
+                await self._send(stream, {
+                    "ok": False, "code": "version_mismatch", "version": __version__,
+                    "error": f"The running CaseTrack daemon is version {__version__}; "
+                             f"this client is {hello.get('version')}.",
+                })
+                return
+            await self._send(stream, {"ok": True, "version": __version__, "pid": os.getpid()})
+            if kind == "mcp":
+                from casetrack.daemon.mcp_session import run_mcp_session
+
+                self.service.sessions_total += 1
+                await run_mcp_session(self.service, stream, reader)
+            elif kind == "rpc":
+                from casetrack.daemon.rpc import handle_rpc
+
+                request = await self._read_json(reader, MAX_LINE)
+                if request is not None:
+                    await handle_rpc(self.service, request, lambda obj: self._send(stream, obj))
+        except _STREAM_ENDED:
+            pass
+        except Exception:  # a broken client never takes the daemon down
+            log.exception("connection failed")
+        finally:
+            self.service.connections -= 1
+            self._last_activity = time.monotonic()
+            await stream.aclose()
+
+    async def _control(self, stream: anyio.abc.ByteStream, reader: BufferedByteReceiveStream) -> None:
+        request = await self._read_json(reader, 65536)
+        op = (request or {}).get("op")
+        if op == "shutdown":
+            log.info("shutdown requested by a client")
+            await self._send(stream, {"result": {"stopping": True, "pid": os.getpid()}})
+            self._stop.set()
+        elif op == "ping":
+            await self._send(stream, {"result": {"pid": os.getpid(), "version": __version__}})
+        else:
+            await self._send(stream, {"error": {"message": f"Unknown control op {op!r}."}})
+
+    @staticmethod
+    async def _read_json(reader: BufferedByteReceiveStream, limit: int) -> dict[str, Any] | None:
+        try:
+            line = await reader.receive_until(b"\n", limit)
+        except _STREAM_ENDED:
+            return None
+        try:
+            value = json.loads(line)
+        except ValueError:
+            return None
+        return value if isinstance(value, dict) else None
+
+    @staticmethod
+    async def _send(stream: anyio.abc.ByteStream, obj: dict[str, Any]) -> None:
+        await stream.send((json.dumps(obj, default=str) + "\n").encode())
+
+
+def run_daemon(settings: Settings, foreground: bool, idle_exit_s: float = 0.0) -> None:
+    paths = RuntimePaths.of(settings)
+    setup_logging(paths, to_stderr=foreground)
+    os.environ.setdefault("LANCEDB_LOG", "error")
+    Daemon(settings, idle_exit_s=idle_exit_s).run()
+
+
+def log_path(settings: Settings) -> Path:
+    return RuntimePaths.of(settings).log

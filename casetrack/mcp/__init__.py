@@ -1,0 +1,1 @@
+"""MCP tools served by the daemon (one server object per session)."""

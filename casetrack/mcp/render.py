@@ -1,0 +1,221 @@
+"""The readable text of each tool's answer (PRD 09's wording), built from the structured data.
+
+Claude reads this text; the same facts also travel as `structuredContent`. Results stay compact:
+ten search results fit comfortably in a model's context.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+NO_ACTIVE_CASE = (
+    "No active case. Create or switch to a case first:\n"
+    "  - create_case: Create a new case\n"
+    "  - switch_case: Switch to an existing case\n"
+    "  - list_cases: See all cases\n"
+    "(Or pass case_name to this tool.)"
+)
+
+
+def _date(ts: float | None) -> str:
+    return time.strftime("%Y-%m-%d", time.localtime(ts)) if ts else "?"
+
+
+def _n(value: int | None) -> str:
+    return f"{int(value or 0):,}"
+
+
+def case_line(case: dict[str, Any], active: bool) -> str:
+    mark = "* " if active else "  "
+    current = " <-- current" if active else ""
+    head = f"{mark}{case['name']} [{str(case['status']).upper()}]{current}"
+    body = (f"    {str(case['type']).replace('_', ' ').title()} | {case.get('language', 'en')} | "
+            f"{_n(case.get('document_count'))} documents | {_n(case.get('chunk_count'))} chunks | "
+            f"Created {_date(case.get('created_at'))} | ID: {case['id']}")
+    return f"{head}\n{body}"
+
+
+def case_list(cases: list[dict[str, Any]], active_id: str | None, status_filter: str) -> str:
+    if not cases:
+        which = "" if status_filter == "all" else f" {status_filter}"
+        return f"No{which} cases.\n\nNext: create_case(name=...) to start one." + (
+            "" if status_filter == "all" else " (status_filter=\"all\" shows every case.)")
+    label = "" if status_filter == "all" else f" {status_filter}"
+    lines = [f"Cases ({len(cases)}{label}):", ""]
+    lines += [case_line(c, c["id"] == active_id) for c in cases]
+    return "\n".join(lines)
+
+
+def created(case: dict[str, Any]) -> str:
+    return (f"Created case \"{case['name']}\" (ID: {case['id']}).\n"
+            f"Type: {str(case['type']).replace('_', ' ').title()} | Language: {case['language']}\n"
+            "This is now your active case.\n\nNext: Ingest documents with ingest_document or ingest_folder.")
+
+
+def case_info(info: dict[str, Any], storage_bytes: int) -> str:
+    lines = [
+        f"Case: {info['name']} (ID: {info['id']})",
+        f"Type: {str(info['type']).replace('_', ' ').title()} | Status: {str(info['status']).title()} | "
+        f"Language: {info['language']}",
+        f"Created: {_date(info.get('created_at'))}",
+        "",
+        f"Documents ({len(info['documents'])}):",
+    ]
+    for i, d in enumerate(info["documents"][:50], start=1):
+        pages = f"{d['pages']} pages, " if d.get("pages") else ""
+        ocr = f", {len(d['needs_ocr_pages'])} pages need OCR" if d.get("needs_ocr_pages") else ""
+        lines.append(f"  {i}. {d['name']} - {pages}{_n(d.get('chunks'))} chunks{ocr}")
+    if len(info["documents"]) > 50:
+        lines.append(f"  ... and {len(info['documents']) - 50} more (list_documents shows all)")
+    if info.get("in_progress"):
+        lines.append(f"Being ingested: {', '.join(info['in_progress'])}")
+    lines += ["", f"Total: {_n(info.get('page_count'))} pages, {_n(info.get('chunk_count'))} chunks",
+              f"Storage: {storage_bytes / 2**20:.1f} MB"]
+    return "\n".join(lines)
+
+
+def job(j: dict[str, Any]) -> str:
+    results = j.get("results") or []
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r["status"]] = counts.get(r["status"], 0) + 1
+    ok = counts.get("ingested", 0) + counts.get("replaced", 0)
+    head = {
+        "queued": "Queued", "running": "Running", "done": "Finished", "failed": "Failed", "cancelled": "Cancelled",
+    }.get(j["status"], j["status"])
+    lines = [f"Ingest job {j['id']} for {j['case_name']}: {head} ({j['done']} of {j['total']} files)"]
+    if j.get("label"):
+        lines.append(f"  Source:     {j['label']}")
+    if j.get("current") and j["status"] not in ("done", "failed", "cancelled"):
+        lines.append(f"  Now:        {j['current']} ({j.get('stage') or 'starting'})")
+    lines.append(f"  Ingested:   {ok}   Duplicates: {counts.get('duplicate', 0)}   "
+                 f"Need OCR: {counts.get('needs_ocr', 0)}   Failed: {counts.get('error', 0)}")
+    pages = sum(int(r.get("pages") or 0) for r in results if r["status"] in ("ingested", "replaced"))
+    chunks = sum(int(r.get("chunks") or 0) for r in results)
+    lines.append(f"  Pages:      {_n(pages)}   Chunks: {_n(chunks)}")
+    if j.get("started_at"):
+        end = j.get("finished_at") or time.time()
+        lines.append(f"  Duration:   {end - j['started_at']:.1f} seconds")
+    problems = [r for r in results if r["status"] in ("error", "needs_ocr")]
+    dups = [r for r in results if r["status"] == "duplicate"]
+    if problems:
+        lines += ["", "  Failures:"]
+        for r in problems[:20]:
+            hint = f" {r['hint']}" if r.get("hint") else ""
+            lines.append(f"  - {r['name']}: {r.get('error')}{hint}")
+        if len(problems) > 20:
+            lines.append(f"  ... and {len(problems) - 20} more")
+    if dups:
+        lines.append("")
+        lines.append(f"  Already in the case: {', '.join(r['name'] for r in dups[:10])}"
+                     + (" ..." if len(dups) > 10 else "") + " (force=true re-ingests)")
+    if j.get("error"):
+        lines += ["", f"Error: {j['error']}" + (f"\n{j['hint']}" if j.get("hint") else "")]
+    if j["status"] in ("queued", "running"):
+        lines += ["", f"Still working. Check again with get_job(job_id=\"{j['id']}\", wait_seconds=30)."]
+    elif j["status"] == "done" and ok:
+        lines += ["", "These documents are now searchable: search_case(query=...)."]
+    return "\n".join(lines)
+
+
+def documents(case_name: str, docs: list[dict[str, Any]]) -> str:
+    if not docs:
+        return f"No documents in {case_name} yet.\n\nNext: ingest_document(file_path=...) or ingest_folder(folder_path=...)."
+    lines = [f"Documents in {case_name} ({len(docs)}):", ""]
+    for i, d in enumerate(docs, start=1):
+        pages = f"{d['pages']} pages, " if d.get("pages") else ""
+        lines.append(f"  {i}. {d['name']} ({d.get('file_type') or '?'}) - {pages}{_n(d.get('chunks'))} chunks "
+                     f"| ID: {d['document_id']}")
+    return "\n".join(lines)
+
+
+def document(d: dict[str, Any]) -> str:
+    lines = [f"Document: {d['name']} (ID: {d['document_id']})"]
+    for key, label in (("file_type", "Type"), ("pages", "Pages"), ("chunks", "Chunks"),
+                       ("extraction", "Extraction"), ("source_path", "Source"), ("sha256", "SHA-256")):
+        if d.get(key) not in (None, "", []):
+            lines.append(f"  {label + ':':<11} {d[key]}")
+    if d.get("needs_ocr_pages"):
+        lines.append(f"  Needs OCR:  pages {', '.join(map(str, d['needs_ocr_pages'][:30]))}")
+    return "\n".join(lines)
+
+
+def search(out: dict[str, Any], case_stats: str, max_chars: int = 700) -> str:
+    timing = out.get("timings_ms", {}).get("total", 0)
+    lines = [f"Search: \"{out['query']}\"", f"Case: {out['case']} | {case_stats}",
+             f"Time: {timing:.0f}ms | Stages: {', '.join(out.get('stages_used', []))}"]
+    for warning in out.get("warnings", []):
+        lines.append(f"Note: {warning}")
+    if not out["results"]:
+        lines += ["", "No results. Try other words, a broader question, or check list_documents."]
+        return "\n".join(lines)
+    if out.get("documents"):
+        lines += ["", "Best documents:"]
+        for i, d in enumerate(out["documents"], start=1):
+            lines.append(f"  {i}. {d['document']} ({d['matching_chunks']} passages; best at {d['best']['citation']})")
+    for i, hit in enumerate(out["results"], start=1):
+        text = hit.get("snippet") or hit["text"]
+        if len(text) > max_chars:
+            text = text[:max_chars].rsplit(" ", 1)[0] + " ..."
+        lines += ["", f"--- Result {i} (score: {hit['score']:.2f}) ---", hit["citation"], f"chunk_id: {hit['chunk_id']}",
+                  "", f"\"{text}\""]
+        ctx = hit.get("context")
+        if ctx:
+            if ctx.get("before"):
+                lines.insert(len(lines) - 1, f"[before] ...{ctx['before']}")
+            if ctx.get("after"):
+                lines.append(f"[after] {ctx['after']}...")
+    lines += ["", "get_chunk(chunk_id=...) shows a passage in full with its neighbours."]
+    return "\n".join(lines)
+
+
+def chunk(c: dict[str, Any]) -> str:
+    lines = [c.get("citation", ""), f"chunk_id: {c['chunk_id']}", ""]
+    for n in c.get("before", []):
+        lines += [f"[before: {n.get('citation', n['chunk_id'])}]", n["text"], ""]
+    lines += ["[this passage]", c["text"]]
+    for n in c.get("after", []):
+        lines += ["", f"[after: {n.get('citation', n['chunk_id'])}]", n["text"]]
+    return "\n".join(lines)
+
+
+def entities(out: dict[str, Any]) -> str:
+    docs = out.get("documents") or []
+    total = sum(len(d.get("mentions", [])) for d in docs)
+    if not total:
+        return (f"No mentions of \"{out['entity']}\" found in {out['case']}.\n"
+                "Try a shorter form of the name, or search_case for related passages.")
+    found = f"{out.get('exact_count', total)} exact, {out.get('fuzzy_count', 0)} close variants"
+    lines = [f"Mentions of \"{out['entity']}\" in {out['case']}: {found} in {len(docs)} documents", ""]
+    for d in docs:
+        lines.append(f"{d['document']} ({len(d['mentions'])}):")
+        for m in d["mentions"][:10]:
+            kind = "exact" if m["kind"] == "exact" else f"fuzzy {m['similarity']:.2f}"
+            lines.append(f"  - {m['citation']} [{kind}] \"{m['matched_text']}\": {m.get('snippet', '')}")
+        if len(d["mentions"]) > 10:
+            lines.append(f"  ... and {len(d['mentions']) - 10} more")
+    if out.get("truncated"):
+        lines.append("(More mentions exist: raise top_k to see them.)")
+    return "\n".join(lines)
+
+
+def status(s: dict[str, Any]) -> str:
+    d = s["daemon"]
+    lines = [f"CaseTrack v{s['version']}", "",
+             f"Active Case: {s.get('active_case') or 'none'}",
+             f"Data directory: {s['data_dir']}",
+             f"Cases: {s['cases']}", "",
+             f"Memory mode: {s['memory_mode']} ({s.get('memory_mode_reason', '')})",
+             "Models:"]
+    for language, slots in s.get("slots", {}).items():
+        for slot in slots:
+            state = "loaded" if slot.get("loaded") else slot.get("residency", "")
+            problem = f" - {slot['problem']}" if slot.get("problem") else ""
+            lines.append(f"  {slot['slot']} ({language}, {slot['purpose']}): {slot.get('model') or 'not installed'}"
+                         f" [{state}]{problem}")
+    lines += ["", f"Daemon: pid {d['pid']}, up {d['uptime_s']:.0f} s, {d['rss_mb']:.0f} MB RAM, "
+                  f"{d['connections']} connection(s), models loaded {d['model_loads']} time(s)"]
+    if d.get("jobs_active"):
+        lines.append("Jobs: " + ", ".join(f"{j['id']} ({j['status']}, {j['done']}/{j['total']})" for j in d["jobs_active"]))
+    return "\n".join(lines)

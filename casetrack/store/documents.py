@@ -1,0 +1,149 @@
+"""The documents of one case: find one by name or id, describe it, list them all.
+
+Only committed documents exist here (what search shows). Field names follow
+`CaseTrack.case_summary`: document_id, name, file_type, pages, chunks, needs_ocr_pages,
+source_path, sha256.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from casetrack.errors import CaseTrackError, DocumentNotFoundError
+from casetrack.store.case_store import CaseStore
+from casetrack.store.journal import JournalEntry
+from casetrack.store.lance_tables import CHUNKS, sql_str
+
+SortBy = Literal["name", "date", "pages", "type"]
+SORT_KEYS: tuple[str, ...] = ("name", "date", "pages", "type")
+LIST_HINT = "list_documents shows the names"
+
+
+def resolve_document(store: CaseStore, name_or_id: str) -> JournalEntry:
+    """The committed document called `name_or_id`.
+
+    Tried in order: exact id, exact name, name ignoring case, unique name prefix, unique name
+    substring (both ignoring case). Otherwise DocumentNotFoundError with close names.
+    """
+    raw = name_or_id.strip()
+    docs = store.documents()
+    if not raw:
+        raise DocumentNotFoundError("No document name was given.", LIST_HINT)
+    for entry in docs:
+        if entry.doc_id == raw:
+            return entry
+    for entry in docs:
+        if entry.name == raw:
+            return entry
+    key = raw.casefold()
+    same = [e for e in docs if e.name.casefold() == key]
+    if len(same) == 1:
+        return same[0]
+    prefix = [e for e in docs if e.name.casefold().startswith(key)]
+    if len(prefix) == 1:
+        return prefix[0]
+    inside = [e for e in docs if key in e.name.casefold()]
+    if len(inside) == 1:
+        return inside[0]
+    case = store.record.name
+    several = same or prefix or inside
+    if several:
+        names = ", ".join(repr(e.name) for e in several[:5])
+        more = f" and {len(several) - 5} more" if len(several) > 5 else ""
+        raise DocumentNotFoundError(
+            f"'{raw}' matches {len(several)} documents in case '{case}': {names}{more}. Use the full name or the id.",
+            LIST_HINT,
+        )
+    folded = {e.name.casefold(): e.name for e in docs}
+    close = [folded[c] for c in difflib.get_close_matches(key, list(folded), n=3, cutoff=0.4)]
+    suggestion = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    raise DocumentNotFoundError(f"No document named '{raw}' in case '{case}'.{suggestion}", LIST_HINT)
+
+
+def _iso(timestamp: Any) -> str | None:
+    if not isinstance(timestamp, int | float) or timestamp <= 0:
+        return None
+    return datetime.fromtimestamp(float(timestamp), UTC).isoformat(timespec="seconds")
+
+
+def _summary(entry: JournalEntry) -> dict[str, Any]:
+    """What the journal knows about a document (no LanceDB read)."""
+    meta = entry.meta
+    size = meta.get("size_bytes")
+    return {
+        "document_id": entry.doc_id,
+        "name": entry.name,
+        "file_type": meta.get("file_type"),
+        "pages": meta.get("page_count"),
+        "chunks": entry.expected_chunks,
+        "needs_ocr_pages": meta.get("needs_ocr_pages") or [],
+        "source_path": entry.source_path,
+        "sha256": entry.sha256,
+        "ingested_at": _iso(meta.get("ingested_at")),
+        "size_bytes": int(size) if isinstance(size, int) else None,
+    }
+
+
+def _extraction_methods(store: CaseStore, entry: JournalEntry) -> dict[str, int]:
+    """extraction method -> number of chunks, over the document's committed generation."""
+    table = store.lance.table(CHUNKS)
+    if table is None or "extraction_method" not in table.schema.names:
+        return {}
+    where = f"doc_id = {sql_str(entry.doc_id)} AND gen = {int(entry.gen)}"
+    n = int(table.count_rows(where))
+    if n == 0:
+        return {}
+    column = table.search().where(where).select(["extraction_method"]).limit(n).to_arrow().column(0)
+    return dict(Counter(str(m or "native") for m in column.to_pylist()))
+
+
+def document_details(store: CaseStore, entry: JournalEntry) -> dict[str, Any]:
+    """Everything known about one document.
+
+    Keys: document_id, name, file_type, pages, chunks, needs_ocr_pages, source_path, sha256,
+    ingested_at (ISO 8601 UTC or None), size_bytes (at ingest; else the source file's current
+    size; else None), extraction_method ("native", "ocr", ... or "mixed"; None without chunks),
+    extraction_methods (method -> chunk count), source_exists, generation, warnings.
+    """
+    out = _summary(entry)
+    source = Path(entry.source_path) if entry.source_path else None
+    exists = bool(source and source.is_file())
+    if out["size_bytes"] is None and source is not None and exists:
+        out["size_bytes"] = source.stat().st_size
+    methods = _extraction_methods(store, entry)
+    out["extraction_method"] = next(iter(methods)) if len(methods) == 1 else ("mixed" if methods else None)
+    out["extraction_methods"] = methods
+    out["source_exists"] = exists
+    out["generation"] = entry.gen
+    out["warnings"] = list(entry.meta.get("warnings") or [])
+    return out
+
+
+def list_documents(store: CaseStore, sort_by: SortBy = "name") -> list[dict[str, Any]]:
+    """Every committed document (keys as in `case_summary` plus ingested_at and size_bytes).
+
+    sort_by: "name" (A-Z, ignoring case), "date" (newest ingest first), "pages" (most pages
+    first), "type" (file type A-Z, then name).
+    """
+    if sort_by not in SORT_KEYS:
+        raise CaseTrackError(f"Cannot sort documents by '{sort_by}'.", f"Use one of: {', '.join(SORT_KEYS)}.")
+    entries = store.documents()
+
+    def name(e: JournalEntry) -> tuple[str, str]:
+        return (e.name.casefold(), e.doc_id)
+
+    if sort_by == "date":
+        entries.sort(key=name)
+        entries.sort(key=lambda e: float(e.meta.get("ingested_at") or 0.0), reverse=True)
+    elif sort_by == "pages":
+        entries.sort(key=name)
+        entries.sort(key=lambda e: int(e.meta.get("page_count") or 0), reverse=True)
+    elif sort_by == "type":
+        entries.sort(key=lambda e: (str(e.meta.get("file_type") or ""), *name(e)))
+    else:
+        entries.sort(key=name)
+    return [_summary(e) for e in entries]
