@@ -134,7 +134,7 @@ def _run_in_daemon(ctx: click.Context, case: str, paths: list[Path], force: bool
 
     def on_event(event: dict[str, Any]) -> None:
         job = event.get("job") or {}
-        if not announced[0] and job.get("id") and not as_json:
+        if not announced[0] and job.get("id"):
             announced[0] = True
             click.echo(f"Ingesting in the CaseTrack daemon as job {job['id']} "
                        "(it continues if this command is interrupted).", err=True)

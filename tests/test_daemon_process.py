@@ -1,0 +1,123 @@
+"""The daemon as a process: one per data directory, private endpoint, version handshake,
+stale-file recovery after kill -9, clean shutdown, concurrent starts."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import stat
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from casetrack import __version__
+from casetrack.daemon import client
+from casetrack.daemon.endpoint import (
+    DaemonUnavailable,
+    RuntimePaths,
+    connect,
+    open_socket,
+    read_info,
+    read_line,
+)
+from tests.daemon_util import cli, daemon_stopped_after, settings_for
+
+
+def _wait_gone(pid: int, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not client._pid_alive(pid):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"pid {pid} still alive")
+
+
+def test_start_status_stop(home: Path) -> None:
+    with daemon_stopped_after(home):
+        started = cli(home, "daemon", "start")
+        assert started.returncode == 0, started.stderr
+        assert "CaseTrack daemon running (pid" in started.stdout
+        again = cli(home, "daemon", "start")  # idempotent: same daemon
+        assert again.stdout == started.stdout
+        status = json.loads(cli(home, "daemon", "status", "--json").stdout)
+        assert status["running"] and status["version"] == __version__ and status["model_loads"] == 0
+        assert status["rss_mb"] < 300  # no models loaded until a tool needs them
+        paths = RuntimePaths.of(settings_for(home))
+        assert stat.S_IMODE(paths.run_dir.stat().st_mode) == 0o700
+        assert stat.S_IMODE(paths.socket.stat().st_mode) == 0o600
+        assert stat.S_IMODE(paths.info.stat().st_mode) == 0o600
+        stopped = cli(home, "daemon", "stop")
+        assert f"(pid {status['pid']})" in stopped.stdout
+        _wait_gone(status["pid"])
+        assert not paths.socket.exists() and not paths.info.exists()
+        assert "not running" in cli(home, "daemon", "status").stdout
+        assert "not running" in cli(home, "daemon", "stop").stdout
+
+
+def test_kill_9_leaves_stale_files_that_the_next_start_recovers(home: Path) -> None:
+    settings = settings_for(home)
+    with daemon_stopped_after(home):
+        first = client.ensure_daemon(settings)
+        os.kill(first["pid"], signal.SIGKILL)
+        _wait_gone(first["pid"])
+        paths = RuntimePaths.of(settings)
+        assert paths.socket.exists() and paths.info.exists()  # left behind by kill -9
+        assert client.ping(settings) is None
+        with pytest.raises(DaemonUnavailable):
+            connect(settings, "rpc")
+        second = client.ensure_daemon(settings)
+        assert second["pid"] != first["pid"] and client.ping(settings) == second
+
+
+def test_a_client_of_another_version_is_refused_and_can_stop_it(home: Path) -> None:
+    settings = settings_for(home)
+    with daemon_stopped_after(home):
+        client.ensure_daemon(settings)
+        info = read_info(RuntimePaths.of(settings))
+        assert info is not None
+        with open_socket(info) as sock:
+            hello = {"casetrack": "hello", "version": "0.0.1", "protocol": 1, "kind": "mcp", "token": ""}
+            sock.sendall((json.dumps(hello) + "\n").encode())
+            reply = json.loads(read_line(sock))
+        assert reply["ok"] is False and reply["code"] == "version_mismatch" and reply["version"] == __version__
+        assert client.stop_daemon(settings) == info.pid  # control ops work across versions
+
+
+@pytest.fixture
+def tcp_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CASETRACK_DAEMON_TRANSPORT", "tcp")
+
+
+def test_loopback_transport_refuses_a_wrong_token(home: Path, tcp_env: None) -> None:
+    settings = settings_for(home)
+    with daemon_stopped_after(home):
+        client.ensure_daemon(settings)
+        info = read_info(RuntimePaths.of(settings))
+        assert info is not None and info.transport == "tcp" and info.address.startswith("127.0.0.1:")
+        assert len(info.token) == 64
+        host, port = info.address.split(":")
+        with socket.create_connection((host, int(port)), timeout=5) as sock:
+            hello = {"casetrack": "hello", "version": __version__, "protocol": 1, "kind": "rpc", "token": "x" * 64}
+            sock.sendall((json.dumps(hello) + "\n").encode())
+            assert json.loads(read_line(sock))["code"] == "bad_token"
+        assert client.call(settings, "status", {})["version"] == __version__  # the right token works
+
+
+def test_two_clients_starting_at_once_share_one_daemon(home: Path) -> None:
+    settings = settings_for(home)
+    answers: list[dict[str, object]] = []
+
+    def start() -> None:
+        answers.append(client.ensure_daemon(settings))
+
+    with daemon_stopped_after(home):
+        threads = [threading.Thread(target=start) for _ in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert len(answers) == 3 and len({a["pid"] for a in answers}) == 1
