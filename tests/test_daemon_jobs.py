@@ -94,3 +94,66 @@ def test_a_queued_job_can_be_cancelled(home: Path, tmp_path: Path) -> None:
         assert service.app.list_documents("Lease") == []
     finally:
         service.close()
+
+
+def _lener(folder: Path, count: int) -> list[Path]:
+    import shutil
+
+    from tests.conftest import DATA, require
+
+    folder.mkdir()
+    small = sorted(require(DATA / "lener_br/raw_text").glob("*.txt"), key=lambda p: (p.stat().st_size, p.name))
+    for src in small[10:10 + count]:
+        shutil.copy(src, folder / src.name)
+    return sorted(folder.iterdir())
+
+
+def _wait_running(service: Service, job_id: str) -> None:
+    import time
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        job = service.jobs.get(job_id)
+        if job.status == "running" and job.done >= 1 and job.current:
+            return
+        time.sleep(0.02)
+    raise AssertionError("job never got going")
+
+
+def test_cancelling_a_running_job_keeps_the_files_done_and_no_half_document(home: Path, tmp_path: Path) -> None:
+    files = _lener(tmp_path / "in", 5)
+    service = Service(settings_for(home))
+    service.start()
+    try:
+        service.app.create_case("Caso", language="pt")
+        job = service.submit_ingest("Caso", files)
+        _wait_running(service, job.id)
+        service.jobs.cancel(job.id)
+        done = service.jobs.wait(job.id, 120)
+        assert done.status == "cancelled" and 1 <= done.done < len(files)
+        assert {r["status"] for r in done.results} == {"ingested"}  # the interrupted file is not an "error"
+        info = service.app.case_summary("Caso")
+        assert info["in_progress"] == [] and info["document_count"] == done.done
+    finally:
+        service.close()
+
+
+def test_stopping_the_service_mid_job_requeues_it_for_the_next_start(home: Path, tmp_path: Path) -> None:
+    files = _lener(tmp_path / "in", 5)
+    service = Service(settings_for(home))
+    service.start()
+    service.app.create_case("Caso", language="pt")
+    job = service.submit_ingest("Caso", files)
+    _wait_running(service, job.id)
+    service.close()
+    record = json.loads((home / "jobs" / f"{job.id}.json").read_text())
+    assert record["status"] == "queued" and 1 <= len(record["results"]) < len(files)
+
+    service = Service(settings_for(home))
+    try:
+        assert [j.id for j in service.start()] == [job.id]
+        done = service.jobs.wait(job.id, 180)
+        assert done.status == "done" and [r["name"] for r in done.results] == [p.name for p in files]
+        assert service.app.case_summary("Caso")["document_count"] == len(files)
+    finally:
+        service.close()

@@ -81,8 +81,9 @@ Listener = Callable[[Job], None]
 Runner = Callable[[Job, Callable[[str, str | None], None], Callable[[dict[str, Any]], None]], None]
 
 
-class JobCancelled(Exception):
-    pass
+class JobCancelled(BaseException):
+    """Raised from a progress report to stop a job. A BaseException, like KeyboardInterrupt, so
+    the per-file error handling of ingest cannot turn it into a failed file."""
 
 
 class JobManager:
