@@ -31,8 +31,16 @@ FileCallback = Callable[[int, int, Path], None]
 
 
 class CaseTrack:
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, isolate_parsing: bool = False) -> None:
+        """`isolate_parsing`: parse files in a child process (the daemon: searches on other
+        threads must not wait on a pure-Python parser holding the GIL, and a hostile file
+        must not take the process down)."""
         self.settings = settings
+        self._parser: Any = None
+        if isolate_parsing:
+            from casetrack.parse.isolated import IsolatedParser
+
+            self._parser = IsolatedParser()
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.registry = CaseRegistry(settings.registry_path, settings.cases_dir)
         self._pool: Any = None
@@ -41,6 +49,8 @@ class CaseTrack:
         self._lance: dict[str, Any] = {}
 
     def close(self) -> None:
+        if self._parser is not None:
+            self._parser.close()
         self.registry.close()
 
     # -- models -------------------------------------------------------------------------------
@@ -236,7 +246,7 @@ class CaseTrack:
                     + " ".join(mismatched.values()),
                     f'casetrack reembed --case "{store.record.name}"',
                 )
-            ingestor = Ingestor(store, self.pool)
+            ingestor = Ingestor(store, self.pool, self._parser.parse if self._parser is not None else None)
             results: list[FileResult] = []
             for i, path in enumerate(paths):
                 if on_file:

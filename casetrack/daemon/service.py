@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 class Service:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.app = CaseTrack(settings)
+        self.app = CaseTrack(settings, isolate_parsing=True)
         self.jobs = JobManager(settings.data_dir / "jobs", self._run_job)
         self.started_at = time.time()
         self.connections = 0

@@ -60,6 +60,13 @@ class FileResult:
         return asdict(self)
 
 
+Parse = Callable[[Path, str | None], ParsedDocument]
+
+
+def _parse_here(path: Path, password: str | None) -> ParsedDocument:
+    return parse_file(path, password=password)
+
+
 def _noop(stage: str, done: int, total: int) -> None:
     return None
 
@@ -67,9 +74,12 @@ def _noop(stage: str, done: int, total: int) -> None:
 class Ingestor:
     """Ingests files into one case (the caller holds its writer lock) with the process's pool."""
 
-    def __init__(self, store: CaseStore, pool: EncoderPool) -> None:
+    def __init__(self, store: CaseStore, pool: EncoderPool, parse: Parse | None = None) -> None:
+        """`parse`: how files are parsed (default: in this process; the daemon passes a child
+        process's parser so a slow or hostile file never stalls searches)."""
         self.store = store
         self.pool = pool
+        self._parse: Parse = parse or _parse_here
         self.language = store.record.language
         # Chunk sizes are counted in E1 tokens, the model with the tightest use of its window.
         self.primary = pool.get("E1", self.language)
@@ -120,7 +130,7 @@ class Ingestor:
         name = existing.name if existing else self._unique_name(path)
 
         progress("parse", 0, 1)
-        parsed = parse_file(path, password=password)
+        parsed = self._parse(path, password)
         progress("parse", 1, 1)
         drafts = chunk_document(parsed, self.primary.count_tokens)
         result.file_type = parsed.file_type.value

@@ -1,0 +1,141 @@
+"""Parsing in a child process: the daemon's searches never wait on a parser, and a hostile file
+that makes a parser spin, eat memory or crash costs one per-file error, not the daemon.
+
+pdfplumber/pdfminer are pure Python: parsed on the daemon's job thread, a PDF held the GIL and
+searches on other threads stalled for seconds (bench/concurrency.py). One long-lived child
+(started on first use, `spawn` so no onnxruntime or LanceDB threads are forked) parses one file
+at a time; a file that takes too long gets the child killed and replaced, and a child that dies
+is replaced too. On POSIX the child's address space is capped so a decompression bomb fails
+with MemoryError inside the child.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import threading
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+from typing import Any
+
+from casetrack import errors
+from casetrack.domain import ParsedDocument
+from casetrack.errors import CorruptFileError, ParseError
+
+log = logging.getLogger(__name__)
+
+MEMORY_LIMIT_BYTES = 4 * 2**30
+
+
+def parse_timeout(path: Path) -> float:
+    """Generous for real documents (parsing runs at ~2-20 pages/s), bounded for hostile ones."""
+    try:
+        megabytes = path.stat().st_size / 2**20
+    except OSError:
+        megabytes = 0.0
+    return min(120.0 + 30.0 * megabytes, 3600.0)
+
+
+def _child(conn: Connection, memory_limit: int) -> None:  # pragma: no cover - runs in the child
+    if os.name == "posix" and memory_limit:
+        import resource
+
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
+        except (ValueError, OSError):
+            pass
+    from casetrack.parse import parse_file
+
+    while True:
+        try:
+            request = conn.recv()
+        except EOFError:
+            return
+        if request is None:
+            return
+        path, password = request
+        try:
+            conn.send(("ok", parse_file(Path(path), password=password)))
+        except errors.CaseTrackError as e:
+            conn.send(("error", type(e).__name__, e.message, e.hint))
+        except MemoryError:
+            conn.send(("error", "CorruptFileError", f"{Path(path).name}: needs more memory to parse than allowed "
+                       f"({memory_limit // 2**30} GB).", "Split the file (e.g. by page ranges) and ingest the parts."))
+        except Exception as e:
+            conn.send(("crash", f"{type(e).__name__}: {str(e)[:300]}"))
+
+
+class IsolatedParser:
+    """`parse(path, password)` with the same results and errors as `parse_file`, in a child."""
+
+    def __init__(self, memory_limit: int = MEMORY_LIMIT_BYTES) -> None:
+        self.memory_limit = memory_limit
+        self._lock = threading.Lock()
+        self._proc: BaseProcess | None = None
+        self._conn: Connection | None = None
+        self.restarts = 0
+
+    def _start(self) -> Connection:
+        if self._proc is not None and self._proc.is_alive() and self._conn is not None:
+            return self._conn
+        self._stop()
+        ctx = multiprocessing.get_context("spawn")
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=_child, args=(child, self.memory_limit), name="casetrack-parser", daemon=True)
+        proc.start()
+        child.close()
+        self._proc, self._conn = proc, parent
+        return parent
+
+    def _stop(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+        if self._proc is not None:
+            if self._proc.is_alive():
+                self._proc.kill()
+            self._proc.join(5)
+        self._proc = self._conn = None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None and self._proc is not None and self._proc.is_alive():
+                try:
+                    self._conn.send(None)
+                    self._proc.join(2)
+                except OSError:
+                    pass
+            self._stop()
+
+    def parse(self, path: Path, password: str | None = None, timeout: float | None = None) -> ParsedDocument:
+        limit = parse_timeout(path) if timeout is None else timeout
+        with self._lock:
+            conn = self._start()
+            conn.send((str(path), password))
+            if not conn.poll(limit):
+                log.warning("parsing %s took over %.0f s: stopping the parser", path, limit)
+                self._stop()
+                self.restarts += 1
+                raise CorruptFileError(
+                    f"{path.name}: parsing took longer than {limit:.0f} s; the file may be malformed.",
+                    "Re-save or print it to a new PDF and ingest that copy.",
+                )
+            try:
+                reply: tuple[Any, ...] = conn.recv()
+            except (EOFError, OSError):
+                self._stop()
+                self.restarts += 1
+                raise CorruptFileError(
+                    f"{path.name}: the parser stopped while reading this file (it may be damaged).",
+                    "Re-save or print it to a new PDF and ingest that copy.",
+                ) from None
+        if reply[0] == "ok":
+            document: ParsedDocument = reply[1]
+            return document
+        if reply[0] == "error":
+            cls = getattr(errors, reply[1], ParseError)
+            if not (isinstance(cls, type) and issubclass(cls, errors.CaseTrackError)):
+                cls = ParseError
+            raise cls(reply[2], reply[3])
+        raise RuntimeError(reply[1])  # a parser bug: ingest turns it into a per-file error
