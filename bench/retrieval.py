@@ -77,7 +77,8 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "hybrid": {"lists": ("bm25", "dense"), **_OFF},
     "+sparse": {"lists": ("bm25", "dense", "sparse"), **_OFF},
     "+e7": {"lists": _ALL, **_OFF},
-    "+boost": {"lists": _ALL, "boost": True, "rerank": False},
+    "+boost_flat": {"lists": _ALL, "boost": True, "boost_discount_common": False, "rerank": False},
+    "+boost": {"lists": _ALL, "boost": True, "boost_discount_common": True, "rerank": False},
     "+rerank": {"lists": _ALL, "boost": True, "rerank": True},
 }
 

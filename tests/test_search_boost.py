@@ -120,3 +120,25 @@ def test_matching_fifty_chunks_is_fast() -> None:
         # Measured 0.5-1.9 ms on the busy 2-core dev machine; the bound leaves room for a slower one
         # and still fails if the regexes lose their literal prefixes again (15-25 ms).
         assert statistics.median(runs) < 0.008, (query, statistics.median(runs))
+
+
+def test_a_signal_most_candidates_hold_is_discounted() -> None:
+    """A contract's title quoted in a question about one clause is on most of its pages: it cannot
+    tell them apart. A CNJ number held by one candidate of many keeps its full weight."""
+    from casetrack.search.boost import COMMON_MIN_CANDIDATES, rarity
+
+    assert rarity(0.01) == rarity(0.05) == 1.0
+    assert rarity(0.22) == pytest.approx(0.5, abs=0.02) and rarity(1.0) == 0.0
+    quote = extract_signals('the "Premium Managed Hosting Agreement" termination notice', "en")
+    titled = [(f"t{i}", f"Premium Managed Hosting Agreement, page {i}. Fees and services.") for i in range(30)]
+    notice = [("n", "This Premium Managed Hosting Agreement may be terminated on 30 days notice.")]
+    flat = boost_scores(quote, titled + notice)
+    assert flat["n"] == flat["t0"] == 1.0
+    discounted = boost_scores(quote, titled + notice, discount_common=True)
+    assert discounted["n"] == discounted["t0"] == 0.0  # held by all 31: worth nothing
+    cnj = extract_signals("processo 0012843-03.2015.8.07.0001", "pt")
+    many = [(f"x{i}", f"Outro processo, folha {i}.") for i in range(COMMON_MIN_CANDIDATES)]
+    one = [("hit", passage(*CNJ_CHUNK))]
+    assert boost_scores(cnj, many + one, discount_common=True)["hit"] == 1.0
+    few = boost_scores(quote, titled[:3] + notice, discount_common=True)  # too few to judge: unchanged
+    assert few["n"] == 1.0

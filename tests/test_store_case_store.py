@@ -146,3 +146,31 @@ def test_small_fragments_are_compacted(store: CaseStore) -> None:
     table = store.lance.table(lance_tables.CHUNKS)
     assert table is not None and table.stats()["fragment_stats"]["num_fragments"] == 1
     assert store.lance.count_chunks("d3") == 1 and store.lance.maintain() == []
+
+
+def test_fetch_by_row_id_follows_writes_deletes_and_compaction(store: CaseStore) -> None:
+    """fetch_table takes rows by row id from a map of the table's version; every write (a new
+    document, a re-ingest, a delete, a compaction that moves rows) must give the same rows the
+    `IN (...)` filter gives."""
+    from casetrack.store import lance_tables
+
+    def check() -> None:
+        table = store.lance.table(lance_tables.CHUNKS)
+        assert table is not None
+        every = table.search().select(["chunk_id", "text"]).limit(1000).to_arrow().to_pylist()
+        ids = sorted(r["chunk_id"] for r in every)
+        want = {r["chunk_id"]: r["text"] for r in every}
+        got = store.lance.fetch_table(ids[::-1], ["text"]).to_pylist()
+        assert {r["chunk_id"]: r["text"] for r in got} == want
+        assert store.lance._take(table, ids, ["chunk_id", "text"]) is not None  # the fast path served it
+        assert store.lance.fetch_table(ids + ["nope-1-00000"], ["text"]).num_rows == len(ids)  # filter fallback
+
+    for i in range(lance_tables.MAX_SMALL_FRAGMENTS + 2):
+        store.commit_document(f"d{i}", f"d{i}.txt", None, f"s{i}", rows([f"text {i}", f"more {i}"], seed=i),
+                              doc_row(f"d{i}.txt", 2))
+    check()
+    store.commit_document("d3", "d3.txt", None, "s3b", rows(["replaced"]), doc_row("d3.txt", 1))
+    store.delete_document("d5")
+    check()
+    assert store.lance.maintain()  # compaction rewrites fragments: row ids change
+    check()

@@ -19,6 +19,7 @@ maximum, which is 1 whenever its signals weigh 1 or more together.
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -216,19 +217,43 @@ def matches(signal: Signal, text: str) -> bool:
     return degree(signal, fold(text)) >= 1.0
 
 
+COMMON_MIN_CANDIDATES = 20  # below this, how many candidates hold a signal says little
+RARE_SHARE = 0.05  # a signal held by at most this share of the candidates keeps its full weight
+
+
+def rarity(share: float) -> float:
+    """Weight multiplier for a signal held in full by `share` of the candidates: 1 up to RARE_SHARE,
+    then falling like an IDF to 0 when every candidate holds it (0.5 at ~22%, 0.23 at 50%)."""
+    if share <= RARE_SHARE:
+        return 1.0
+    return max(0.0, math.log(1.0 / share) / math.log(1.0 / RARE_SHARE))
+
+
 def boost_scores(
-    signals: QuerySignals, candidates: Sequence[tuple[str, str]], heading_weight: float = 0.0
+    signals: QuerySignals,
+    candidates: Sequence[tuple[str, str]],
+    heading_weight: float = 0.0,
+    discount_common: bool = False,
 ) -> dict[str, float]:
     """Exact-match boost in [0, 1] per (chunk_id, text) candidate; all zeros for a query without signals.
 
     With `heading_weight` > 0 (HEADING_WEIGHT is the suggested value), a chunk whose heading holds
     the query's words also gets `heading_weight × heading_cue`, the sum capped at 1.
+    With `discount_common`, a signal that most candidates hold (a contract's own title or its
+    parties' names in a question about one clause, a quoted term every clause uses) does not
+    tell them apart: its weight shrinks by `rarity` of its share among the candidates.
     """
     total, wanted = sum(WEIGHTS[s.kind] for s in signals), _stems(fold(signals.query))
+    folded = [(chunk_id, text, fold(text)) for chunk_id, text in candidates]
+    degrees = [[degree(s, f) for s in signals] for _, _, f in folded]
+    weights = [WEIGHTS[s.kind] for s in signals]
+    if discount_common and len(folded) >= COMMON_MIN_CANDIDATES:
+        for j in range(len(weights)):
+            share = sum(1 for row in degrees if row[j] >= 1.0) / len(folded)
+            weights[j] *= rarity(share)
     scores: dict[str, float] = {}
-    for chunk_id, text in candidates:
-        folded = fold(text)
-        exact = sum(WEIGHTS[s.kind] * degree(s, folded) for s in signals) / max(total, SATURATION)
+    for (chunk_id, text, _), row in zip(folded, degrees, strict=True):
+        exact = sum(w * d for w, d in zip(weights, row, strict=True)) / max(total, SATURATION)
         cue = heading_weight * _heading_share(text, wanted) if heading_weight else 0.0
         scores[chunk_id] = min(1.0, exact + cue)
     return scores

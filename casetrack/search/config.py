@@ -30,6 +30,9 @@ class SearchConfig:
     # Stage 3: exact-match boost (quoted phrases, citations, numbers, party names...).
     boost: bool = True
     boost_weight: float = 1.0
+    # Shrink a signal that most candidates hold (e.g. the contract's title or parties quoted in
+    # a question about one of its clauses): it cannot tell the candidates apart.
+    boost_discount_common: bool = True
     # Stage 4: late-interaction MaxSim over the top `rerank_top` fused candidates.
     rerank: bool = False
     rerank_top: int = 50

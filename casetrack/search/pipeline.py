@@ -102,12 +102,14 @@ def search(
     candidates = list(dict.fromkeys(candidates))
 
     # -- stage 2: every list ranks the candidate set; weighted RRF ----------------------------
-    columns = lt.RESULT_COLUMNS + [c for name in query_vectors for c in _LIST_COLUMNS[name]]
+    # Only what ranking needs is read for every candidate (each column is a random read per
+    # row); text and provenance are read for the page of results at the end.
+    base = ["chunk_id", "text"] if cfg.boost else ["chunk_id"]
+    columns = base + [c for name in query_vectors for c in _LIST_COLUMNS[name]]
     table = store.lance.fetch_table(candidates, columns)
-    meta = table.select([c for c in lt.RESULT_COLUMNS if c in table.column_names]).to_pylist()
-    fetched = {r["chunk_id"]: r for r in meta}
-    rows = [fetched[cid] for cid in candidates if cid in fetched]
     ids = table.column("chunk_id").to_pylist()
+    boosting = cfg.boost and "text" in table.column_names  # no text column: no chunks yet
+    rows = table.select(base).to_pylist() if boosting else [{"chunk_id": c, "text": ""} for c in ids]
 
     def column(name: str) -> Any:
         return table.column(name) if name in table.column_names else None
@@ -143,6 +145,8 @@ def search(
 
     ordered = sorted(fused.items(), key=lambda kv: kv[1], reverse=True)
     documents_by_id = {e.doc_id: e for e in store.documents()}
+    shown = ordered if per_document else ordered[offset : offset + top_k]
+    fetched = store.lance.fetch_chunks([c for c, _ in shown])
 
     def hit(chunk_id: str, score: float) -> SearchHit:
         row = fetched[chunk_id]
@@ -182,7 +186,7 @@ def _boost(fused: dict[str, float], rows: list[dict[str, Any]], query: str, lang
     signals = extract_signals(query, language)
     texts = [(r["chunk_id"], r["text"]) for r in rows if r["chunk_id"] in fused]
     # A full boost is worth being ranked first in one more list.
-    for chunk_id, value in boost_scores(signals, texts).items():
+    for chunk_id, value in boost_scores(signals, texts, discount_common=cfg.boost_discount_common).items():
         fused[chunk_id] += cfg.boost_weight * value / (cfg.rrf_k + 1)
 
 

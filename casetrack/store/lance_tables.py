@@ -6,7 +6,9 @@ commit durable before the journal says it happened.
 
 from __future__ import annotations
 
+import logging
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -124,6 +126,15 @@ def _fsync_dir(path: str) -> None:
         os.close(fd)
 
 
+log = logging.getLogger(__name__)
+
+
+class RowIdMap:
+    def __init__(self, version: int, ids: dict[str, int]) -> None:
+        self.version = version
+        self.ids = ids
+
+
 class LanceTables:
     """Opens the case's LanceDB dataset; tables are created on first write."""
 
@@ -132,6 +143,8 @@ class LanceTables:
         path.mkdir(parents=True, exist_ok=True)
         self.db = lancedb.connect(str(path))
         self._tables: dict[str, Any] = {}
+        self._row_ids: RowIdMap | None = None
+        self._row_ids_lock = threading.Lock()
 
     def table(self, name: str) -> Any | None:
         cached = self._tables.get(name)
@@ -247,14 +260,48 @@ class LanceTables:
     def fetch_table(self, chunk_ids: list[str], columns: list[str]) -> pa.Table:
         """The rows of `chunk_ids` as Arrow (vectors stay columnar: no per-float Python objects).
 
-        Columns the table does not have are left out of the result.
+        Columns the table does not have are left out of the result. Rows are taken by row id
+        through a chunk_id -> row id map of the current table version (half the cost of an
+        `IN (...)` filter, which pays ~10 ms of planning and index lookup per query at 100k
+        chunks); the filter is the fallback when the map is stale or an id is unknown.
         """
         table = self.table(CHUNKS)
         if table is None or not chunk_ids:
             return pa.table({"chunk_id": pa.array([], pa.string())})
         wanted = list(dict.fromkeys(["chunk_id", *(c for c in columns if c in table.schema.names)]))
+        taken = self._take(table, chunk_ids, wanted)
+        if taken is not None:
+            return taken
         query = table.search().where(sql_in("chunk_id", chunk_ids)).select(wanted).limit(len(chunk_ids))
         return query.to_arrow().select(wanted)
+
+    def _take(self, table: Any, chunk_ids: list[str], wanted: list[str]) -> pa.Table | None:
+        """`chunk_ids` by row id, or None when that cannot be trusted (then the caller filters)."""
+        ids = self.row_id_map(table)
+        rows = [ids.get(c) for c in chunk_ids]
+        if any(r is None for r in rows):
+            return None  # not in this version (deleted, or written after the map): let the filter say
+        try:
+            result = table.take_row_ids(rows).select(wanted).to_arrow()
+        except Exception as e:  # a concurrent compaction moved the rows
+            log.debug("take by row id failed (%s); filtering instead", e)
+            return None
+        if sorted(result.column("chunk_id").to_pylist()) != sorted(chunk_ids):
+            return None
+        return result.select(wanted)
+
+    def row_id_map(self, table: Any) -> dict[str, int]:
+        """chunk_id -> row id for the table's current version (rebuilt after every write: ~85 ms
+        at 100k chunks, once)."""
+        version = int(table.version)
+        with self._row_ids_lock:
+            if self._row_ids is None or self._row_ids.version != version:
+                n = int(table.count_rows())
+                scan = table.search().select(["chunk_id"]).with_row_id(True).limit(max(n, 1)).to_arrow()
+                mapping = dict(zip(scan.column("chunk_id").to_pylist(), scan.column("_rowid").to_pylist(),
+                                   strict=True))
+                self._row_ids = RowIdMap(version, mapping)
+            return self._row_ids.ids
 
     def document_chunks(self, doc_id: str, gen: int, with_embeddings: bool = False) -> pa.Table:
         """One document generation's chunks in reading order (all columns if `with_embeddings`)."""
