@@ -238,8 +238,11 @@ def for_slot(slot: str, language: str = "en") -> ProductionModel:
     return load_catalog().for_slot(slot, language)
 
 
+@functools.lru_cache(maxsize=1)
 def catalog_path() -> Path:
-    """Where the shipped catalog.json is: the source tree's models/ or the wheel's data files."""
+    """Where the shipped catalog.json is: the source tree's models/ or the wheel's data files.
+
+    Looked up once per process (searches ask for it dozens of times; the lookup stats files)."""
     root = Path(__file__).resolve().parents[2]
     # pyproject.toml beside models/ means a source tree (editable install), not site-packages.
     if (root / "pyproject.toml").is_file() and (root / "models" / CATALOG_NAME).is_file():
