@@ -133,7 +133,7 @@ def test_indexes_appear_above_the_threshold_and_refresh(store: CaseStore, monkey
     ids = [chunk_id_for("more", 1, 0), chunk_id_for("big", 1, 399)]
     assert set(store.lance.fetch_chunks(ids)) == set(ids)
     query = np.ones(DIM, dtype=np.float32)
-    assert len(store.lance.dense_search(query, 10, None)) == 10
+    assert store.lance.dense_search(query, 10, None).num_rows == 10
 
 
 def test_small_fragments_are_compacted(store: CaseStore) -> None:

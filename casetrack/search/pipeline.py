@@ -14,8 +14,11 @@ the memory tier is left out and reported in `stages_skipped`.
 from __future__ import annotations
 
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
+
+import pyarrow as pa
 
 from casetrack.domain import SearchHit, SearchResponse
 from casetrack.errors import CaseTrackError
@@ -26,6 +29,10 @@ from casetrack.search.results import SearchFilters, add_context, by_document, fi
 from casetrack.search.snippet import best_snippet
 from casetrack.store import lance_tables as lt
 from casetrack.store.case_store import CaseStore, gen_of_chunk
+
+# Reads that run beside query encoding (one search uses at most one at a time; two for
+# concurrent searches in the daemon).
+_IO = ThreadPoolExecutor(max_workers=2, thread_name_prefix="casetrack-search-io")
 
 # Which stored column each fused list scores candidates with.
 _LIST_COLUMNS = {"dense": ["vector"], "e7": [lt.E7_VECTOR], "sparse": [lt.SPARSE_IDS, lt.SPARSE_VALUES]}
@@ -82,11 +89,19 @@ def search(
     # -- stage 1: recall ----------------------------------------------------------------------
     rankings: dict[str, list[str]] = {}
     candidates: list[str] = []
+    # Only what ranking needs is read for every candidate (each column is a random read per
+    # row); text and provenance are read for the page of results at the end.
+    base = ["chunk_id", "text"] if cfg.boost else ["chunk_id"]
+    columns = base + [c for name in lists if name != "bm25" for c in _LIST_COLUMNS[name]]
+    bm25_rows: Future[pa.Table] | None = None
     if "bm25" in lists:
         hits = store.bm25.search(query, cfg.bm25_candidates, doc_filter)
         rankings["bm25"] = [h.chunk_id for h in hits if visible.get(h.doc_id) == gen_of_chunk(h.chunk_id)]
         candidates += rankings["bm25"]
         response.stages_used.append("bm25")
+        # Read the BM25 candidates' ranking columns while the query is encoded and the ANN runs
+        # (LanceDB and onnxruntime release the GIL: the two overlap on two cores).
+        bm25_rows = _IO.submit(store.lance.fetch_table, list(rankings["bm25"]), columns)
         clock.lap("bm25")
     query_vectors: dict[str, Any] = {}
     for name in lists:
@@ -94,19 +109,23 @@ def search(
             query_vectors[name] = _encode_query(models, name, query)
     if "dense" in query_vectors:
         clock.lap("embed_query")
+    parts: list[pa.Table] = []
     if "dense" in query_vectors and (cfg.dense_recall or "bm25" not in lists):
         where = lt.sql_in("doc_id", sorted(doc_filter)) if doc_filter else None
-        near = store.lance.dense_search(query_vectors["dense"], cfg.dense_candidates, where)
-        candidates += [r["chunk_id"] for r in near if visible.get(r["doc_id"]) == r["gen"]]
+        near = store.lance.dense_search(query_vectors["dense"], cfg.dense_candidates, where, columns)
+        if near.num_rows:
+            keep = [visible.get(d) == g for d, g in zip(near.column("doc_id").to_pylist(),
+                                                        near.column("gen").to_pylist(), strict=True)]
+            near = near.filter(pa.array(keep))
+            candidates += near.column("chunk_id").to_pylist()
+            parts.append(near)
         clock.lap("dense")
     candidates = list(dict.fromkeys(candidates))
 
     # -- stage 2: every list ranks the candidate set; weighted RRF ----------------------------
-    # Only what ranking needs is read for every candidate (each column is a random read per
-    # row); text and provenance are read for the page of results at the end.
-    base = ["chunk_id", "text"] if cfg.boost else ["chunk_id"]
-    columns = base + [c for name in query_vectors for c in _LIST_COLUMNS[name]]
-    table = store.lance.fetch_table(candidates, columns)
+    if bm25_rows is not None:
+        parts.insert(0, bm25_rows.result())
+    table = _candidate_table(store, candidates, parts, columns)
     ids = table.column("chunk_id").to_pylist()
     boosting = cfg.boost and "text" in table.column_names  # no text column: no chunks yet
     rows = table.select(base).to_pylist() if boosting else [{"chunk_id": c, "text": ""} for c in ids]
@@ -167,6 +186,26 @@ def search(
     clock.lap("fetch")
     clock.total()
     return response
+
+
+def _candidate_table(store: CaseStore, candidates: list[str], parts: list[pa.Table], columns: list[str]) -> pa.Table:
+    """One row per candidate (first occurrence wins) with the ranking columns, from the rows the
+    recall stages already read plus a fetch of any candidate they did not."""
+    parts = [p for p in parts if p.num_rows]  # an empty read carries only chunk_id
+    have = {c for part in parts for c in part.column("chunk_id").to_pylist()}
+    missing = [c for c in candidates if c not in have]
+    if missing or not parts:
+        parts.append(store.lance.fetch_table(missing, columns))
+    names = [c for c in ["chunk_id", *columns] if all(c in p.column_names for p in parts)]
+    names = list(dict.fromkeys(names))
+    merged = pa.concat_tables([p.select(names) for p in parts], promote_options="default")
+    seen: set[str] = set()
+    first = []
+    for i, chunk_id in enumerate(merged.column("chunk_id").to_pylist()):
+        if chunk_id not in seen:
+            seen.add(chunk_id)
+            first.append(i)
+    return merged.take(pa.array(first, pa.int64())) if len(first) < merged.num_rows else merged
 
 
 def _model(models: stages.QueryModels, name: str) -> Any:
