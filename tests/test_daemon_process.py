@@ -121,3 +121,21 @@ def test_two_clients_starting_at_once_share_one_daemon(home: Path) -> None:
         for t in threads:
             t.join(60)
         assert len(answers) == 3 and len({a["pid"] for a in answers}) == 1
+
+
+def test_a_daemon_that_lost_the_start_race_does_not_linger(home: Path) -> None:
+    import psutil
+
+    settings = settings_for(home)
+    with daemon_stopped_after(home):
+        winner = client.ensure_daemon(settings)
+        children_before = {p.pid for p in psutil.Process().children()}
+        # Start another daemon the way a racing client would, then ask ensure_daemon to settle it.
+        again = client.ensure_daemon(settings)
+        assert again["pid"] == winner["pid"]
+        late = client.spawn_daemon(settings)
+        deadline = time.monotonic() + 30
+        while late.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)  # it finds the lock held and exits by itself
+        assert late.returncode == 0
+        assert {p.pid for p in psutil.Process().children() if p.is_running()} <= children_before | {late.pid}

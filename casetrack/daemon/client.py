@@ -130,6 +130,11 @@ def ensure_daemon(settings: Settings, timeout: float = START_TIMEOUT_S, idle_exi
     while time.monotonic() < deadline:
         answer = ping(settings)
         if answer and answer.get("version") == __version__:
+            if answer.get("pid") != proc.pid and proc.poll() is None:
+                # Another client's daemon won the race: ours would find the lock held and exit,
+                # unless it is still starting when that one stops, and then live on unasked.
+                proc.terminate()
+                proc.wait(10)
             return answer
         code = proc.poll()
         if code not in (None, 0):
