@@ -103,17 +103,8 @@ def _tool_error(e: CaseTrackError) -> ToolError:
 
 
 async def _call(fn: Callable[[], T]) -> T:
-    """Run blocking work on a worker thread; turn our errors into tool errors."""
-    try:
-        return await anyio.to_thread.run_sync(fn)
-    except ToolError:
-        raise
-    except CaseTrackError as e:
-        raise _tool_error(e) from e
-    except Exception as e:  # never let a bug end the session
-        log.exception("tool failed")
-        raise ToolError(f"Internal error: {type(e).__name__}: {e}. The daemon log has the details "
-                        "(get_status shows where it is); the daemon keeps running.") from e
+    """Run blocking work on a worker thread (`guarded` turns its errors into tool errors)."""
+    return await anyio.to_thread.run_sync(fn)
 
 
 F = TypeVar("F", bound=Callable[..., Awaitable[CallToolResult]])
