@@ -7,3 +7,5 @@ source installer/common.sh ""
 
 echo "CaseTrack installed: $(pwd)/.venv/bin/casetrack"
 .venv/bin/casetrack demo
+echo
+echo "Connect it to Claude: .venv/bin/casetrack setup-claude-code   (or setup-claude-desktop; --dry-run shows the change)"
