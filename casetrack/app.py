@@ -21,6 +21,7 @@ from casetrack.store.registry import CaseRecord, CaseRegistry, CaseStatus
 if TYPE_CHECKING:
     from casetrack.domain import SearchResponse
     from casetrack.ingest.pipeline import FileResult, Progress
+    from casetrack.parse.isolated import IsolatedParser
     from casetrack.search.config import SearchConfig
     from casetrack.search.results import SearchFilters
     from casetrack.store.case_store import CaseStore
@@ -36,7 +37,7 @@ class CaseTrack:
         threads must not wait on a pure-Python parser holding the GIL, and a hostile file
         must not take the process down)."""
         self.settings = settings
-        self._parser: Any = None
+        self._parser: IsolatedParser | None = None
         if isolate_parsing:
             from casetrack.parse.isolated import IsolatedParser
 

@@ -20,13 +20,9 @@ from typing import Any
 from casetrack import __version__
 from casetrack.config import Settings
 from casetrack.daemon.endpoint import (
-    DaemonInfo,
     DaemonUnavailable,
     RuntimePaths,
     connect,
-    hello,
-    open_socket,
-    read_info,
     read_line,
 )
 from casetrack.errors import CaseTrackError
@@ -38,15 +34,12 @@ START_TIMEOUT_S = 60.0
 
 def _control(settings: Settings, op: str, timeout: float = 5.0) -> dict[str, Any] | None:
     """Send a control op (any daemon version answers it). None when no daemon answers."""
-    info = read_info(RuntimePaths.of(settings))
-    if info is None:
+    try:
+        sock, _ = connect(settings, "control", timeout)
+    except DaemonUnavailable:
         return None
     try:
-        with open_socket(info, timeout) as sock:
-            sock.sendall(hello("control", info.token))
-            reply = json.loads(read_line(sock) or b"{}")
-            if not reply.get("ok"):
-                return None
+        with sock:
             sock.sendall((json.dumps({"op": op}) + "\n").encode())
             answer = json.loads(read_line(sock) or b"{}")
             return dict(answer.get("result") or {})
@@ -57,10 +50,6 @@ def _control(settings: Settings, op: str, timeout: float = 5.0) -> dict[str, Any
 def ping(settings: Settings) -> dict[str, Any] | None:
     """{"pid", "version"} of the running daemon, or None."""
     return _control(settings, "ping")
-
-
-def running_info(settings: Settings) -> DaemonInfo | None:
-    return read_info(RuntimePaths.of(settings)) if ping(settings) else None
 
 
 def _pid_alive(pid: int) -> bool:

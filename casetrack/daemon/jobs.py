@@ -58,6 +58,11 @@ class Job:
         return len(self.paths)
 
     @property
+    def progress_key(self) -> str:
+        """Changes whenever a watcher has something new to report."""
+        return f"{self.status}|{self.done}|{self.current}|{self.stage}"
+
+    @property
     def finished(self) -> bool:
         return self.status in FINISHED
 
@@ -169,13 +174,15 @@ class JobManager:
     def get(self, job_id: str) -> Job:
         with self._lock:
             job = self._jobs.get(job_id.strip())
-            if job is None:
-                recent = ", ".join(j.id for j in self.recent()[:5]) or "none"
-                raise CaseTrackError(f"No job with id '{job_id}'.", f"Recent jobs: {recent} (list them with get_job and no id).")
-            return Job.from_json(job.to_json())
+            if job is not None:
+                return Job.from_json(job.to_json())
+        recent = ", ".join(j.id for j in self.recent()[:5]) or "none"
+        raise CaseTrackError(f"No job with id '{job_id}'.", f"Recent jobs: {recent} (list them with get_job and no id).")
 
     def recent(self, case_id: str | None = None) -> list[Job]:
-        jobs = [j for j in self._jobs.values() if case_id is None or j.case_id == case_id]
+        """Snapshots, newest first (the worker keeps changing the live records)."""
+        with self._lock:
+            jobs = [Job.from_json(j.to_json()) for j in self._jobs.values() if case_id is None or j.case_id == case_id]
         return sorted(jobs, key=lambda j: j.created_at, reverse=True)
 
     def active(self) -> list[Job]:
@@ -201,7 +208,7 @@ class JobManager:
             while True:
                 job = self._jobs[job_id]
                 snapshot = Job.from_json(job.to_json())
-                key = f"{snapshot.status}|{snapshot.done}|{snapshot.current}|{snapshot.stage}"
+                key = snapshot.progress_key
                 if on_change is not None and key != seen:
                     seen = key
                     self._lock.release()

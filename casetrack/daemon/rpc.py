@@ -58,7 +58,7 @@ async def _ingest(service: Service, args: dict[str, Any], send: Send) -> None:
     last = ""
     while True:
         job = await anyio.to_thread.run_sync(service.jobs.wait, job.id, 0.5)
-        key = f"{job.status}|{job.done}|{job.current}|{job.stage}"
+        key = job.progress_key
         if key != last:
             last = key
             if not job.finished:

@@ -257,7 +257,7 @@ def build_server(service: Service, session: SessionState) -> MCPServer:
         deadline = time.monotonic() + wait_seconds
         last = ""
         while True:
-            key = f"{job.status}|{job.done}|{job.current}|{job.stage}"
+            key = job.progress_key
             if key != last:
                 last = key
                 message = f"{job.current} ({job.stage})" if job.current else job.status
