@@ -27,6 +27,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.retrieval import question_only  # noqa: E402
 from casetrack.app import CaseTrack  # noqa: E402
 from casetrack.config import resolve_settings  # noqa: E402
 from casetrack.search.config import SearchConfig  # noqa: E402
@@ -39,6 +40,9 @@ REPLICA_DOC = 1000  # chunks per replicated document
 
 _ALL = ("bm25", "dense", "sparse", "e7")
 CONFIGS = {
+    # The spec's stages 1-2: BM25 recall, E1 ranks BM25's candidates, RRF (no ANN).
+    "bm25 recall + rrf": SearchConfig(lists=("bm25", "dense"), dense_recall=False, boost=False, rerank=False),
+    # The same with E1 nearest neighbours added to the candidates (the ANN query).
     "bm25+dense rrf": SearchConfig(lists=("bm25", "dense"), boost=False, rerank=False),
     "+sparse+e7": SearchConfig(lists=_ALL, boost=False, rerank=False),
     "+boost (default)": SearchConfig(lists=_ALL, boost=True, rerank=False),
@@ -50,9 +54,8 @@ def questions(n: int) -> list[str]:
     tests = json.loads((CUAD / "benchmarks/cuad.json").read_text())["tests"]
     out: list[str] = []
     for t in tests:
-        q = t["query"]
-        # "Consider the ...; <question>": keep the question a lawyer would type.
-        q = q.split(";", 1)[-1].strip() if ";" in q else q
+        # "Consider the ... (parties named in it: A; B); <question>": keep the question a lawyer would type.
+        q = question_only(t["query"])
         if q not in out:
             out.append(q)
         if len(out) == n:

@@ -26,7 +26,8 @@ from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 SPAN = DATA / "legal_span_bench"
-DATASETS = ("cuad", "cuad_pdf", "contractnli", "acord", "juristcu")
+DATASETS = ("cuad", "cuad_pdf", "contractnli", "acord", "juristcu", "lawyer_en", "lawyer_pt")
+QUESTIONS = Path(__file__).resolve().parent / "questions"
 
 Range = tuple[int, int]
 
@@ -45,13 +46,15 @@ class Query:
     pages: list[Range] = field(default_factory=list)  # gold PDF page ranges, inclusive
     qrels: dict[str, int] = field(default_factory=dict)  # staged file name -> grade (graded datasets)
     scope: str | None = None  # restrict the search to this document (ContractNLI)
+    passages: dict[str, list[Range]] = field(default_factory=dict)  # file name -> gold ranges ("passage")
+    kind: str = ""  # question kind (lawyer questions: concept, paraphrase, citation, ...)
 
 
 @dataclass
 class Dataset:
     name: str
     language: str  # "en" | "pt"
-    kind: str  # "span" | "page" | "graded"
+    kind: str  # "span" | "page" | "graded" | "passage"
     docs: dict[str, bytes]  # staged file name -> content
     queries: list[Query]
     subset: str  # how the subset was drawn, for the report
@@ -207,12 +210,54 @@ def load_juristcu(n_docs: int, n_queries: int) -> Dataset:
     return _graded("juristcu", "pt", corpus, queries, _read_qrels(d / "qrels.tsv"), n_docs, n_queries, "judged")
 
 
+def load_lawyer(language: str, n_docs: int, n_queries: int) -> Dataset:
+    """CaseTrack's own lawyer questions (`bench/questions/`, written blind to the search code):
+    the whole listed corpus (n_docs only trims it for --quick) and the first n_queries questions;
+    gold = every occurrence of each gold quote in its file."""
+    spec = _json(QUESTIONS / f"lawyer_{language}.json")
+    files = list(spec["corpus"])
+    gold_files = {g["file"] for q in spec["questions"] for g in q["gold"]}
+    files = sorted(gold_files) + [f for f in files if f not in gold_files]
+    questions = spec["questions"][:n_queries]
+    if n_docs < len(files):  # keep the chosen questions' files first
+        needed = {g["file"] for q in questions for g in q["gold"]}
+        files = [f for f in files if f in needed] + [f for f in files if f not in needed]
+        files = files[: max(n_docs, len(needed))]
+    docs, alias = dedupe({Path(f).name: (DATA / f).read_bytes() for f in files})
+    texts = {Path(f).name: (DATA / f).read_bytes().decode("utf-8") for f in files}
+    queries = []
+    for q in questions:
+        passages: dict[str, list[Range]] = {}
+        for g in q["gold"]:
+            name = Path(g["file"]).name
+            text, quote = texts[name], g["quote"]
+            at = text.find(quote)
+            assert at >= 0, f"{q['id']}: quote not in {name}"
+            while at >= 0:
+                passages.setdefault(alias[name], []).append(trim(text, at, at + len(quote)))
+                at = text.find(quote, at + 1)
+        queries.append(Query(q["id"], q["question"], passages=passages, kind=q["kind"]))
+    note = (f"{len(queries)} questions written for CaseTrack (bench/questions/README.md); corpus = "
+            f"{len(docs)} files of {len(files)} listed (identical files merged)")
+    return Dataset(f"lawyer_{language}", language, "passage", docs, queries, note)
+
+
+def load_lawyer_en(n_docs: int, n_queries: int) -> Dataset:
+    return load_lawyer("en", n_docs, n_queries)
+
+
+def load_lawyer_pt(n_docs: int, n_queries: int) -> Dataset:
+    return load_lawyer("pt", n_docs, n_queries)
+
+
 LOADERS = {
     "cuad": load_cuad,
     "cuad_pdf": load_cuad_pdf,
     "contractnli": load_contractnli,
     "acord": load_acord,
     "juristcu": load_juristcu,
+    "lawyer_en": load_lawyer_en,
+    "lawyer_pt": load_lawyer_pt,
 }
 
 
@@ -286,6 +331,11 @@ def span_recall(gold: Sequence[Range], retrieved: Sequence[Range]) -> float:
     """Share of gold characters covered by the retrieved ranges (0.0 when there is no gold)."""
     size = sum(b - a for a, b in merge_ranges(gold))
     return overlap_chars(gold, retrieved) / size if size else 0.0
+
+
+def reciprocal_rank(hits: Sequence[bool], k: int) -> float:
+    """1 / rank of the first true among the first k (0.0 when none)."""
+    return next((1.0 / (i + 1) for i, ok in enumerate(hits[:k]) if ok), 0.0)
 
 
 def hit_at_k(ranked: Sequence[str], relevant: set[str] | str, k: int) -> float:

@@ -283,7 +283,7 @@ class CaseTrack:
     def status(self, case: str | None = None) -> dict[str, Any]:
         """Memory tier, models per slot and, for a case, what search will skip and why."""
         from casetrack import __version__
-        from casetrack.store.lance_tables import SLOT_COLUMN
+        from casetrack.store.lance_tables import SLOT_COLUMN, WINDOW_VECTORS
 
         pool = self.pool
         out: dict[str, Any] = {
@@ -310,6 +310,8 @@ class CaseTrack:
                 "mismatched": mismatched,
                 "chunks_missing": {slot: store.lance.count_missing(col) for slot, col in SLOT_COLUMN.items()},
                 "search_skips": self._search_skips(store, mismatched),
+                # Chunks embedded before E1 passage windows existed: `reembed` adds them.
+                "windows_missing": store.lance.count_missing(WINDOW_VECTORS),
             }
             out["slots"] = {language: [s.to_json() for s in pool.status(language)]}
             return out

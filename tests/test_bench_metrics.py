@@ -131,3 +131,28 @@ def test_question_only_drops_the_legalbench_preamble() -> None:
     q = "Consider the Supply Agreement between Acme Inc. and Beta LLC; What is the notice period for termination?"
     assert question_only(q) == "What is the notice period for termination?"
     assert question_only("What happens on breach; and who pays?") == "What happens on breach; and who pays?"
+    # The rebuild's form: the parties are listed with ";" between them.
+    cuad = ('Consider the contract "MARKETING AFFILIATE AGREEMENT" (parties named in it: BIRCH FIRST GLOBAL '
+            "INVESTMENTS INC.; MA; Company); What is the expiration date of this contract?")
+    assert question_only(cuad) == "What is the expiration date of this contract?"
+
+
+def test_reciprocal_rank() -> None:
+    from bench.retrieval_data import reciprocal_rank
+
+    assert reciprocal_rank([False, False, True, True], 10) == pytest.approx(1 / 3)
+    assert reciprocal_rank([False, True], 1) == 0.0
+    assert reciprocal_rank([], 10) == 0.0
+
+
+def test_lawyer_questions_locate_every_gold_quote() -> None:
+    from bench.retrieval_data import load_lawyer
+
+    for language in ("en", "pt"):
+        ds = load_lawyer(language, 10_000, 10_000)
+        assert ds.kind == "passage" and len(ds.queries) >= 45
+        for q in ds.queries:
+            assert q.passages and q.kind, q.qid
+            for name, ranges in q.passages.items():
+                text = ds.docs[name].decode("utf-8")
+                assert all(0 <= a < b <= len(text) and text[a:b].strip() for a, b in ranges), q.qid

@@ -11,9 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from casetrack.app import CaseTrack
+from casetrack.chunk.windows import unpack_windows
 from casetrack.config import resolve_settings
 from casetrack.embed.token_codec import DEFAULT_CODEC, decode_tokens
 from casetrack.errors import CaseTrackError
@@ -65,8 +67,14 @@ def test_every_chunk_gets_every_installed_embedding(tmp_path: Path, files: list[
     rows = chunk_table(app, "Lease")
     n = len(rows["chunk_id"])
     assert n == 2
-    for column in ("vector", lt.E7_VECTOR, lt.SPARSE_IDS, lt.SPARSE_VALUES, lt.LATE_VECTORS, lt.LATE_COUNT):
+    for column in ("vector", lt.E7_VECTOR, lt.SPARSE_IDS, lt.SPARSE_VALUES, lt.LATE_VECTORS, lt.LATE_COUNT,
+                   lt.WINDOW_VECTORS):
         assert all(v is not None for v in rows[column]), column
+    # The lease has four sentences: two windows of E1 vectors; the two-sentence policy has none.
+    windows = {text[:9]: unpack_windows(blob, 384) for text, blob in zip(rows["text"], rows[lt.WINDOW_VECTORS],
+                                                                           strict=True)}
+    assert windows["The tenan"].shape == (2, 384) and windows["Employees"].shape == (0, 384)
+    assert np.allclose(np.linalg.norm(windows["The tenan"], axis=1), 1.0, atol=1e-2)
     assert all(len(ids) == len(vals) > 0 for ids, vals in zip(rows[lt.SPARSE_IDS], rows[lt.SPARSE_VALUES], strict=True))
     for blob, count in zip(rows[lt.LATE_VECTORS], rows[lt.LATE_COUNT], strict=True):
         tokens = decode_tokens(blob, count, 384, DEFAULT_CODEC)
@@ -83,7 +91,7 @@ def test_constrained_mode_searches_with_bm25_and_e1_and_says_what_it_skipped(
     app.create_case("Lease")
     app.ingest("Lease", files)
     response = app.search("Lease", "how can the agreement be cancelled", top_k=2)
-    assert response.stages_used == ["bm25", "dense", "rrf", "boost"]
+    assert response.stages_used == ["bm25", "dense", "dense_windows", "rrf", "boost"]
     assert response.hits[0].provenance.document == "lease.txt"
     assert set(response.stages_skipped) == {"E6", "E7", "E12"}
     assert all("constrained" in why for why in response.stages_skipped.values())
@@ -95,7 +103,7 @@ def test_constrained_mode_searches_with_bm25_and_e1_and_says_what_it_skipped(
     cmd = [sys.executable, "-m", "casetrack", "--data-dir", str(home), "--models-dir", str(MODELS),
            "--memory-mode", "constrained", "search", "--case", "Lease", "terminate lease", "--json"]
     out = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
-    assert out["stages_used"] == ["bm25", "dense", "rrf", "boost"]
+    assert out["stages_used"] == ["bm25", "dense", "dense_windows", "rrf", "boost"]
     assert sorted(out["stages_skipped"]) == ["E12", "E6", "E7"]
     assert out["results"][0]["source"]["document"] == "lease.txt"
 
@@ -151,5 +159,33 @@ def test_a_swapped_model_is_refused_at_ingest_skipped_in_search_and_fixed_by_ree
     report = other.reembed("Lease")
     assert report.reembedded[0]["slots"] == ["E1"]
     assert other.status("Lease")["case"]["mismatched"] == {}
-    assert other.search("Lease", "terminate the lease").stages_used == ["bm25", "dense", "sparse", "e7", "rrf", "boost"]
+    assert other.search("Lease", "terminate the lease").stages_used == ["bm25", "dense", "dense_windows", "sparse", "e7", "rrf", "boost"]
     assert [r.status for r in other.ingest("Lease", files[1:])] == ["ingested"]
+
+
+def test_a_case_from_before_passage_windows_searches_and_says_reembed_adds_them(
+    tmp_path: Path, files: list[Path]
+) -> None:
+    app = make_app(tmp_path / "home", MODELS)
+    app.create_case("Lease")
+    app.ingest("Lease", files)
+    store = app.open_case("Lease")
+    try:
+        table = store.lance.table(lt.CHUNKS)
+        assert table is not None
+        table.drop_columns([lt.WINDOW_VECTORS])  # as a case ingested before windows existed
+    finally:
+        store.close()
+    old = make_app(tmp_path / "home", MODELS)
+    response = old.search("Lease", "terminate the lease")
+    assert "dense_windows" not in response.stages_used and "dense" in response.stages_used
+    assert 'casetrack reembed --case "Lease"' in response.stages_skipped["dense_windows"]
+    assert old.status("Lease")["case"]["windows_missing"] == 2
+    assert response.hits[0].provenance.document == "lease.txt"
+
+    report = old.reembed("Lease")
+    assert sorted(s for r in report.reembedded for s in r["slots"]) == ["E1", "E1"]
+    again = old.search("Lease", "terminate the lease")
+    assert "dense_windows" in again.stages_used and "dense_windows" not in again.stages_skipped
+    assert old.reembed("Lease").up_to_date == 2
+    assert old.status("Lease")["case"]["windows_missing"] == 0

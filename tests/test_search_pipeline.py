@@ -33,7 +33,7 @@ def app(tmp_path: Path) -> CaseTrack:
 
 def test_semantic_and_keyword_hits_with_snippets(app: CaseTrack) -> None:
     response = app.search("Lease", "how can the agreement be cancelled", top_k=2)
-    assert response.stages_used == ["bm25", "dense", "sparse", "e7", "rrf", "boost"]
+    assert response.stages_used == ["bm25", "dense", "dense_windows", "sparse", "e7", "rrf", "boost"]
     assert response.hits[0].provenance.document == "lease.txt"
     assert "terminate" in response.hits[0].snippet
     assert set(response.timings_ms) >= {"bm25", "embed_query", "dense", "fuse", "fetch", "total"}
@@ -74,7 +74,7 @@ def test_every_stage_runs_and_names_itself(app: CaseTrack) -> None:
 
     full = SearchConfig(lists=("bm25", "dense", "sparse", "e7"), boost=False, rerank=True)
     response = app.search("Lease", "how can the agreement be cancelled", top_k=2, config=full)
-    assert response.stages_used == ["bm25", "dense", "sparse", "e7", "rrf", "rerank"]
+    assert response.stages_used == ["bm25", "dense", "dense_windows", "sparse", "e7", "rrf", "rerank"]
     assert response.hits[0].provenance.document == "lease.txt"
     assert {"sparse", "e7", "rerank", "fetch_candidates"} <= set(response.timings_ms)
 
@@ -83,14 +83,16 @@ def test_ablation_configs(app: CaseTrack) -> None:
     from casetrack.search.config import SearchConfig
 
     dense_only = app.search("Lease", "ending the agreement early", config=SearchConfig(lists=("dense",), boost=False))
-    assert dense_only.stages_used == ["dense"] and dense_only.hits
+    assert dense_only.stages_used == ["dense", "dense_windows"] and dense_only.hits
+    chunk_only = SearchConfig(lists=("dense",), boost=False, dense_windows=False)
+    assert app.search("Lease", "ending the agreement early", config=chunk_only).stages_used == ["dense"]
     bm25_only = app.search("Lease", "vacation", config=SearchConfig(lists=("bm25",), boost=False))
     assert bm25_only.stages_used == ["bm25"]
     assert [h.provenance.document for h in bm25_only.hits] == ["policy.txt"]
     # BM25 recall only: dense re-ranks BM25's candidates but adds none.
     recall = SearchConfig(lists=("bm25", "dense"), dense_recall=False, boost=False)
     ranked = app.search("Lease", "vacation", config=recall)
-    assert ranked.stages_used == ["bm25", "dense", "rrf"]
+    assert ranked.stages_used == ["bm25", "dense", "dense_windows", "rrf"]
     assert [h.provenance.document for h in ranked.hits] == ["policy.txt"]
     with pytest.raises(ValueError):
         SearchConfig(lists=("bm25", "colbert"))

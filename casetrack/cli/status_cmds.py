@@ -35,6 +35,9 @@ def status(ctx: click.Context, case: str | None, as_json: bool) -> None:
         for slot, n in c["chunks_missing"].items():
             if n:
                 click.echo(f"  {n} chunks have no {slot} vectors (casetrack reembed --case \"{c['name']}\")")
+        if c.get("windows_missing"):
+            click.echo(f"  {c['windows_missing']} chunks have no E1 passage windows, so E1 ranks them by the whole "
+                       f"chunk only (casetrack reembed --case \"{c['name']}\")")
         for slot, why in c["search_skips"].items():
             click.secho(f"  search skips {slot}: {why}", fg="yellow")
 

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from casetrack.chunk.windows import pack_windows, sentence_windows
 from casetrack.embed.pool import SLOT_ORDER, EncoderPool
 from casetrack.embed.tiers import SLOTS
 from casetrack.embed.token_codec import DEFAULT_CODEC, encode_tokens
@@ -86,10 +87,14 @@ def embed_chunks(
     progress("embed", 0, total)
     for slot in active:
         with pool.use(slot, language) as encoder:
-            if slot in ("E1", "E7"):
+            if slot == "E1":
+                vectors, windows = _dense_with_windows(encoder, texts, step)
+                out.columns["vector"] = _fixed_list(vectors)
+                out.columns[lt.WINDOW_VECTORS] = windows
+                out.models[slot] = ModelUse(encoder.fingerprint, int(vectors.shape[1]))
+            elif slot == "E7":
                 vectors = _dense(encoder, texts, step)
-                name = "vector" if slot == "E1" else lt.E7_VECTOR
-                out.columns[name] = _fixed_list(vectors)
+                out.columns[lt.E7_VECTOR] = _fixed_list(vectors)
                 out.models[slot] = ModelUse(encoder.fingerprint, int(vectors.shape[1]))
             elif slot == "E6":
                 ids, values = _sparse(encoder, texts, step)
@@ -112,6 +117,26 @@ def _dense(encoder: object, texts: Sequence[str], step: Callable[[int], None]) -
         parts.append(encoder.encode_passages(list(texts[part])))  # type: ignore[attr-defined]
         step(part.stop - part.start)
     return np.concatenate(parts).astype(np.float32)
+
+
+def _dense_with_windows(
+    encoder: object, texts: Sequence[str], step: Callable[[int], None]
+) -> tuple[npt.NDArray[np.float32], pa.Array]:
+    """Each chunk's E1 vector and its passage windows' vectors (`chunk/windows.py`)."""
+    parts = []
+    blobs: list[bytes] = []
+    for part in _slices(len(texts)):
+        chunk_texts = list(texts[part])
+        parts.append(encoder.encode_passages(chunk_texts))  # type: ignore[attr-defined]
+        per_chunk = [sentence_windows(t) for t in chunk_texts]
+        flat = [w for ws in per_chunk for w in ws]
+        vectors = encoder.encode_passages(flat) if flat else None  # type: ignore[attr-defined]
+        at = 0
+        for ws in per_chunk:
+            blobs.append(pack_windows(vectors[at : at + len(ws)]) if ws and vectors is not None else b"")
+            at += len(ws)
+        step(part.stop - part.start)
+    return np.concatenate(parts).astype(np.float32), pa.array(blobs, pa.binary())
 
 
 def _sparse(encoder: object, texts: Sequence[str], step: Callable[[int], None]) -> tuple[pa.Array, pa.Array]:

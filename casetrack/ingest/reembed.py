@@ -52,8 +52,8 @@ def stale_slots(entry: JournalEntry, rows: pa.Table, pool: EncoderPool, language
         spec = pool.resolve(slot, language)
         if spec is None:
             continue
-        column = lt.SLOT_COLUMN[slot]
-        lacking = column not in rows.column_names or rows.column(column).null_count > 0
+        columns = [lt.SLOT_COLUMN[slot]] + ([lt.WINDOW_VECTORS] if slot == "E1" else [])
+        lacking = any(c not in rows.column_names or rows.column(c).null_count > 0 for c in columns)
         if lacking or used.get(slot) != spec.fingerprint:
             stale.append(slot)
     return stale

@@ -25,6 +25,8 @@ class SearchConfig:
     dense_candidates: int = 100
     sparse_candidates: int = 100
     e7_candidates: int = 100
+    # E1 ranks a chunk by its own vector plus its best passage window (chunk/windows.py).
+    dense_windows: bool = True
     rrf_k: int = 60
     weights: dict[str, float] = field(default_factory=lambda: {name: 1.0 for name in LISTS})
     # Stage 3: exact-match boost (quoted phrases, citations, numbers, party names...).

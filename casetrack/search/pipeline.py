@@ -20,6 +20,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from casetrack.chunk.windows import window_spans
 from casetrack.domain import SearchHit, SearchResponse
 from casetrack.errors import CaseTrackError
 from casetrack.search import stages
@@ -35,7 +36,7 @@ from casetrack.store.case_store import CaseStore, gen_of_chunk
 _IO = ThreadPoolExecutor(max_workers=2, thread_name_prefix="casetrack-search-io")
 
 # Which stored column each fused list scores candidates with.
-_LIST_COLUMNS = {"dense": ["vector"], "e7": [lt.E7_VECTOR], "sparse": [lt.SPARSE_IDS, lt.SPARSE_VALUES]}
+_LIST_COLUMNS = {"dense": ["vector", lt.WINDOW_VECTORS], "e7": [lt.E7_VECTOR], "sparse": [lt.SPARSE_IDS, lt.SPARSE_VALUES]}
 
 
 class _Clock:
@@ -89,6 +90,7 @@ def search(
     # -- stage 1: recall ----------------------------------------------------------------------
     rankings: dict[str, list[str]] = {}
     candidates: list[str] = []
+    best_window: dict[str, int] = {}  # chunk -> its passage window that matched E1 best
     # Only what ranking needs is read for every candidate (each column is a random read per
     # row); text and provenance are read for the page of results at the end.
     base = ["chunk_id", "text"] if cfg.boost else ["chunk_id"]
@@ -137,6 +139,16 @@ def search(
     for name, vector in query_vectors.items():
         if name == "sparse":
             scores = stages.sparse_scores(vector, ids, column(lt.SPARSE_IDS), column(lt.SPARSE_VALUES))
+        elif name == "dense" and cfg.dense_windows:
+            windowed = stages.windowed_dense_scores(vector, ids, column("vector"), column(lt.WINDOW_VECTORS))
+            scores, best_window = windowed.scores, windowed.best_window
+            if windowed.with_windows:
+                response.stages_used.append("dense_windows")
+            elif scores:
+                response.stages_skipped["dense_windows"] = (
+                    "this case's chunks were embedded before passage windows: run "
+                    f'`casetrack reembed --case "{store.record.name}"` to add them'
+                )
         else:
             scores = stages.dense_scores(vector, ids, column(_LIST_COLUMNS[name][0]))
         rankings[name] = stages.rank_by(scores)
@@ -174,7 +186,7 @@ def search(
             text=row["text"],
             score=round(score, 6),
             provenance=provenance(row, documents_by_id),
-            snippet=best_snippet(row["text"], query, store.bm25.analyzer),
+            snippet=best_snippet(row["text"], query, store.bm25.analyzer, focus=_window(row["text"], best_window.get(chunk_id))),
         )
 
     response.hits = [hit(c, s) for c, s in ordered[offset : offset + top_k] if c in fetched]
@@ -206,6 +218,14 @@ def _candidate_table(store: CaseStore, candidates: list[str], parts: list[pa.Tab
             seen.add(chunk_id)
             first.append(i)
     return merged.take(pa.array(first, pa.int64())) if len(first) < merged.num_rows else merged
+
+
+def _window(text: str, index: int | None) -> tuple[int, int] | None:
+    """The character span of a chunk's passage window `index` (as embedded at ingest)."""
+    if index is None:
+        return None
+    spans = window_spans(text)
+    return spans[index] if index < len(spans) else None
 
 
 def _model(models: stages.QueryModels, name: str) -> Any:

@@ -16,11 +16,17 @@ class Analyzer(Protocol):
     def analyze(self, text: str) -> list[str]: ...
 
 
-def best_snippet(text: str, query: str, analyzer: Analyzer, max_chars: int = 400) -> str:
+def best_snippet(
+    text: str, query: str, analyzer: Analyzer, max_chars: int = 400, focus: tuple[int, int] | None = None
+) -> str:
+    """`focus`: the passage window that matched the query by meaning (E1); it is shown when no
+    sentence shares more than one query term (a paraphrase: the words do not point anywhere)."""
     terms = set(analyzer.analyze(query))
     spans = sentence_spans(text, 0, len(text)) or [(0, len(text))]
     scores = [len(terms & set(analyzer.analyze(text[s:e]))) for s, e in spans]
     best = max(range(len(spans)), key=lambda i: (scores[i], -i))
+    if focus is not None and scores[best] <= 1:
+        best = next((i for i, (s, e) in enumerate(spans) if s <= focus[0] < e), best)
     start, end = spans[best]
     # Widen with the following sentences, then the preceding ones, while it fits.
     after, before = best + 1, best - 1

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from casetrack.chunk.windows import unpack_windows
 from casetrack.embed.late import maxsim_many
 from casetrack.embed.sparse import SparseVector
 from casetrack.embed.token_codec import decode_tokens
@@ -52,6 +53,46 @@ def dense_scores(query: npt.NDArray[np.float32], ids: list[str], column: pa.Chun
     sims = (matrix @ query) / norms / max(float(np.linalg.norm(query)), 1e-12)
     kept = [cid for cid, ok in zip(ids, valid, strict=True) if ok]
     return {cid: float(s) for cid, s in zip(kept, sims, strict=True)}
+
+
+def windowed_dense_scores(
+    query: npt.NDArray[np.float32],
+    ids: list[str],
+    vectors: pa.ChunkedArray | None,
+    windows: pa.ChunkedArray | None,
+) -> WindowedScores:
+    """E1 passage score: the chunk vector's cosine plus its best passage window's ("MaxP").
+
+    A chunk with no more sentences than a window (stored b"") counts its own cosine twice; one
+    embedded before windows existed (null) too, so old and new chunks stay comparable.
+    """
+    scores = dense_scores(query, ids, vectors)
+    out = WindowedScores()
+    if windows is None or not scores:
+        out.scores = {cid: 2 * s for cid, s in scores.items()}
+        return out
+    q = query / max(float(np.linalg.norm(query)), 1e-12)
+    dim = int(query.shape[0])
+    for cid, blob in zip(ids, windows.to_pylist(), strict=True):
+        if cid not in scores:
+            continue
+        best = scores[cid]
+        if blob is not None:
+            out.with_windows += 1
+            if blob:
+                sims = unpack_windows(blob, dim) @ q
+                if float(sims.max()) > best:
+                    best = float(sims.max())
+                    out.best_window[cid] = int(sims.argmax())
+        out.scores[cid] = scores[cid] + best
+    return out
+
+
+@dataclass
+class WindowedScores:
+    scores: dict[str, float] = field(default_factory=dict)
+    with_windows: int = 0  # candidates with windows stored (0: the case predates windows)
+    best_window: dict[str, int] = field(default_factory=dict)  # chunk -> window that beat the chunk
 
 
 def sparse_scores(

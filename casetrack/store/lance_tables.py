@@ -38,7 +38,10 @@ SPARSE_IDS = "sparse_ids"
 SPARSE_VALUES = "sparse_vals"
 LATE_VECTORS = "li_vecs"
 LATE_COUNT = "li_count"
-EMBEDDING_COLUMNS = ("vector", E7_VECTOR, SPARSE_IDS, SPARSE_VALUES, LATE_VECTORS, LATE_COUNT)
+# E1 vectors of a chunk's passage windows (chunk/windows.py): float16 bytes, b"" when the chunk
+# is its own only window, null when the chunk was embedded before windows existed.
+WINDOW_VECTORS = "vector_win"
+EMBEDDING_COLUMNS = ("vector", E7_VECTOR, SPARSE_IDS, SPARSE_VALUES, LATE_VECTORS, LATE_COUNT, WINDOW_VECTORS)
 # The column that shows whether a chunk has a slot's embedding (null: it does not).
 SLOT_COLUMN = {"E1": "vector", "E7": E7_VECTOR, "E6": SPARSE_IDS, "E12": LATE_VECTORS}
 
