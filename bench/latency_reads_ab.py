@@ -44,7 +44,8 @@ def main() -> None:
     app = CaseTrack(resolve_settings(args.cache, REPO.parent / "shared/models", environ={}))
     tests = json.loads(CUAD.read_text())["tests"]
     questions = list(dict.fromkeys(t["question"] for t in tests))[: args.queries]
-    configs = {"bm25+e1": SearchConfig(lists=("bm25", "dense"), boost=False, rerank=False), "default": SearchConfig()}
+    configs = {"bm25+e1": SearchConfig(lists=("bm25", "dense"), boost=False, rerank=False, cache_queries=False),
+               "default": SearchConfig(cache_queries=False)}
     threaded = pipeline._IO
     for case in sorted(app.registry.list(), key=lambda c: c.name):
         if case.name == "Latency base":

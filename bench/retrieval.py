@@ -280,7 +280,7 @@ def run_ablation(
     `questions`: send only the question part of LegalBench-RAG style queries."""
     from casetrack.search.config import SearchConfig
 
-    cfg = SearchConfig().with_(**changes)
+    cfg = SearchConfig().with_(**changes, cache_queries=False)  # each ablation pays its own encoding
     top_k = 20 if ds.kind == "graded" else 10
 
     def search(q: Query) -> SearchResponse:

@@ -13,7 +13,9 @@ the memory tier is left out and reported in `stages_skipped`.
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
@@ -108,7 +110,7 @@ def search(
     query_vectors: dict[str, Any] = {}
     for name in lists:
         if name != "bm25":
-            query_vectors[name] = _encode_query(models, name, query)
+            query_vectors[name] = _encode_query(models, name, query, cfg.cache_queries)
     if "dense" in query_vectors:
         clock.lap("embed_query")
     parts: list[pa.Table] = []
@@ -232,10 +234,28 @@ def _model(models: stages.QueryModels, name: str) -> Any:
     return {"dense": models.dense, "e7": models.e7, "sparse": models.sparse}[name]
 
 
-def _encode_query(models: stages.QueryModels, name: str, query: str) -> Any:
-    if name == "sparse":
-        return models.sparse.encode_queries([query])[0]
-    return _model(models, name).encode_queries([query])[0]
+def _encode_query(models: stages.QueryModels, name: str, query: str, cache: bool = True) -> Any:
+    """The query's vector for list `name`, from a small cache: paging (`offset`), the
+    per-document view and a model asking again all repeat a query (E1 costs ~10-15 ms)."""
+    model = _model(models, name)
+    if not cache:
+        return model.encode_queries([query])[0]
+    key = (name, str(getattr(model, "fingerprint", id(model))), query)
+    with _QUERY_CACHE_LOCK:
+        if key in _QUERY_CACHE:
+            _QUERY_CACHE.move_to_end(key)
+            return _QUERY_CACHE[key]
+    vector = model.encode_queries([query])[0]
+    with _QUERY_CACHE_LOCK:
+        _QUERY_CACHE[key] = vector
+        while len(_QUERY_CACHE) > _QUERY_CACHE_SIZE:
+            _QUERY_CACHE.popitem(last=False)
+    return vector
+
+
+_QUERY_CACHE: OrderedDict[tuple[str, str, str], Any] = OrderedDict()
+_QUERY_CACHE_LOCK = threading.Lock()
+_QUERY_CACHE_SIZE = 256
 
 
 def _boost(fused: dict[str, float], rows: list[dict[str, Any]], query: str, language: str, cfg: SearchConfig) -> None:
