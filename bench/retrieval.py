@@ -85,6 +85,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "+e7": {"lists": _ALL, **_OFF},
     "+boost_flat": {"lists": _ALL, "boost": True, "boost_discount_common": False, "rerank": False},
     "+boost_nowin": {"lists": _ALL, "boost": True, "dense_windows": False, "rerank": False},
+    "+boost_chunknames": {"lists": _ALL, "boost": True, "boost_names_by_document": False, "rerank": False},
     "+boost": {"lists": _ALL, "boost": True, "boost_discount_common": True, "rerank": False},
     "+rerank": {"lists": _ALL, "boost": True, "rerank": True},
 }

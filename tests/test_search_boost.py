@@ -142,3 +142,27 @@ def test_a_signal_most_candidates_hold_is_discounted() -> None:
     assert boost_scores(cnj, many + one, discount_common=True)["hit"] == 1.0
     few = boost_scores(quote, titled[:3] + notice, discount_common=True)  # too few to judge: unchanged
     assert few["n"] == 1.0
+
+
+def test_a_name_picks_the_document_not_the_passage_inside_it() -> None:
+    signals = extract_signals("Section 8.2 of the Apollo Endosurgery supply agreement: who owns the tooling?", "en")
+    assert {s.kind for s in signals} == {Kind.SECTION, Kind.NAME}
+    candidates = [
+        ("apollo-1-0", "This Supply Agreement is made between Apollo Endosurgery, Inc. and the Supplier."),
+        ("apollo-1-7", "8.2 Tooling. All molds and tooling paid for by the buyer remain its property."),
+        ("other-1-3", "8.2 Payment. Invoices are due within thirty days."),
+    ]
+    by_chunk = boost_scores(signals, candidates)
+    assert by_chunk["apollo-1-0"] > 0 and by_chunk["apollo-1-0"] < by_chunk["apollo-1-7"] + 1e-9
+
+    def document_of(chunk_id: str) -> str:
+        return chunk_id.rsplit("-", 2)[0]
+
+    by_doc = boost_scores(signals, candidates, document_of=document_of)
+    # The clause of Apollo's contract gets the name too (the cover page names the party) ...
+    assert by_doc["apollo-1-7"] > by_chunk["apollo-1-7"]
+    assert by_doc["apollo-1-7"] == max(by_doc.values()) and min(by_doc.values()) > 0
+    # ... and the name alone no longer ranks the cover page above the other contract's 8.2.
+    names_only = extract_signals("tooling owned by Apollo Endosurgery", "en")
+    spread = boost_scores(names_only, candidates, document_of=document_of)
+    assert spread["apollo-1-0"] == spread["apollo-1-7"] > spread["other-1-3"] == 0

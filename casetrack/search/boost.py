@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from casetrack.search.signals import (
@@ -229,11 +229,17 @@ def rarity(share: float) -> float:
     return max(0.0, math.log(1.0 / share) / math.log(1.0 / RARE_SHARE))
 
 
+# Signals that say which document is meant rather than which passage: a party's name is on the
+# cover page and the signature block, not in the clause the question is about.
+DOCUMENT_KINDS = frozenset({Kind.NAME})
+
+
 def boost_scores(
     signals: QuerySignals,
     candidates: Sequence[tuple[str, str]],
     heading_weight: float = 0.0,
     discount_common: bool = False,
+    document_of: Callable[[str], str] | None = None,
 ) -> dict[str, float]:
     """Exact-match boost in [0, 1] per (chunk_id, text) candidate; all zeros for a query without signals.
 
@@ -242,6 +248,9 @@ def boost_scores(
     With `discount_common`, a signal that most candidates hold (a contract's own title or its
     parties' names in a question about one clause, a quoted term every clause uses) does not
     tell them apart: its weight shrinks by `rarity` of its share among the candidates.
+    With `document_of` (chunk_id -> document), a DOCUMENT_KINDS signal counts for every candidate
+    of a document that holds it anywhere: names pick the document, the other lists and signals
+    pick the passage inside it (measured on our lawyer questions, bench/RESULTS.md).
     """
     total, wanted = sum(WEIGHTS[s.kind] for s in signals), _stems(fold(signals.query))
     folded = [(chunk_id, text, fold(text)) for chunk_id, text in candidates]
@@ -251,6 +260,15 @@ def boost_scores(
         for j in range(len(weights)):
             share = sum(1 for row in degrees if row[j] >= 1.0) / len(folded)
             weights[j] *= rarity(share)
+    if document_of is not None:
+        spread = [j for j, sig in enumerate(signals) if sig.kind in DOCUMENT_KINDS]
+        docs = [document_of(chunk_id) for chunk_id, _, _ in folded]
+        for j in spread:
+            best: dict[str, float] = {}
+            for doc, row in zip(docs, degrees, strict=True):
+                best[doc] = max(best.get(doc, 0.0), row[j])
+            for doc, row in zip(docs, degrees, strict=True):
+                row[j] = best[doc]
     scores: dict[str, float] = {}
     for (chunk_id, text, _), row in zip(folded, degrees, strict=True):
         exact = sum(w * d for w, d in zip(weights, row, strict=True)) / max(total, SATURATION)

@@ -35,6 +35,9 @@ class SearchConfig:
     # Shrink a signal that most candidates hold (e.g. the contract's title or parties quoted in
     # a question about one of its clauses): it cannot tell the candidates apart.
     boost_discount_common: bool = True
+    # A party's name in the query lifts every candidate of a document that names the party, not
+    # only the chunks that do (the cover page, the signature block).
+    boost_names_by_document: bool = True
     # Stage 4: late-interaction MaxSim over the top `rerank_top` fused candidates.
     rerank: bool = False
     rerank_top: int = 50

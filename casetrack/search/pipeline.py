@@ -265,8 +265,15 @@ def _boost(fused: dict[str, float], rows: list[dict[str, Any]], query: str, lang
     signals = extract_signals(query, language)
     texts = [(r["chunk_id"], r["text"]) for r in rows if r["chunk_id"] in fused]
     # A full boost is worth being ranked first in one more list.
-    for chunk_id, value in boost_scores(signals, texts, discount_common=cfg.boost_discount_common).items():
+    by_document = _document_of if cfg.boost_names_by_document else None
+    scores = boost_scores(signals, texts, discount_common=cfg.boost_discount_common, document_of=by_document)
+    for chunk_id, value in scores.items():
         fused[chunk_id] += cfg.boost_weight * value / (cfg.rrf_k + 1)
+
+
+def _document_of(chunk_id: str) -> str:
+    """A chunk id is `<doc>-<gen>-<seq>`."""
+    return chunk_id.rsplit("-", 2)[0]
 
 
 def _rerank(fused: dict[str, float], store: CaseStore, models: stages.QueryModels, query: str, cfg: SearchConfig) -> None:
