@@ -87,6 +87,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "+boost_nowin": {"lists": _ALL, "boost": True, "dense_windows": False, "rerank": False},
     "+boost_chunknames": {"lists": _ALL, "boost": True, "boost_names_by_document": False, "rerank": False},
     "+boost": {"lists": _ALL, "boost": True, "boost_discount_common": True, "rerank": False},
+    "+heading": {"lists": _ALL, "boost": True, "boost_heading_weight": 0.25, "rerank": False},
     "+rerank": {"lists": _ALL, "boost": True, "rerank": True},
 }
 

@@ -278,7 +278,11 @@ class CaseTrack:
         from casetrack.ingest.reembed import reembed_case
 
         with self.writing(case) as store:
-            return reembed_case(store, self.pool, everything, on_document, progress)
+            report = reembed_case(store, self.pool, everything, on_document, progress)
+            if report.reembedded:  # every document was rewritten: compact and re-index, as after ingest
+                for step in store.lance.maintain():
+                    log.info("case %s: %s", store.record.name, step)
+            return report
 
     def status(self, case: str | None = None) -> dict[str, Any]:
         """Memory tier, models per slot and, for a case, what search will skip and why."""

@@ -189,3 +189,30 @@ def test_a_case_from_before_passage_windows_searches_and_says_reembed_adds_them(
     assert "dense_windows" in again.stages_used and "dense_windows" not in again.stages_skipped
     assert old.reembed("Lease").up_to_date == 2
     assert old.status("Lease")["case"]["windows_missing"] == 0
+
+
+def test_reembed_leaves_the_case_compacted(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "home", MODELS)
+    app.create_case("Many")
+    paths = []
+    for i in range(lt.MAX_SMALL_FRAGMENTS + 2):
+        path = tmp_path / f"note-{i}.txt"
+        path.write_text(f"Memo {i}. The deposit of ${i},000 is due. Notice goes to the landlord. Keys are returned.")
+        paths.append(path)
+    assert all(r.status == "ingested" for r in app.ingest("Many", paths))
+    store = app.open_case("Many")
+    try:
+        table = store.lance.table(lt.CHUNKS)
+        assert table is not None
+        table.drop_columns([lt.WINDOW_VECTORS])
+    finally:
+        store.close()
+    report = app.reembed("Many")
+    assert len(report.reembedded) == len(paths)  # one commit (one fragment) per document
+    store = app.open_case("Many")
+    try:
+        table = store.lance.table(lt.CHUNKS)
+        assert table is not None
+        assert table.stats()["fragment_stats"]["num_small_fragments"] <= lt.MAX_SMALL_FRAGMENTS
+    finally:
+        store.close()

@@ -38,6 +38,9 @@ class SearchConfig:
     # A party's name in the query lifts every candidate of a document that names the party, not
     # only the chunks that do (the cover page, the signature block).
     boost_names_by_document: bool = True
+    # Weight of the heading cue (a chunk whose heading holds the query's words; boost.HEADING_WEIGHT
+    # is the suggested value). Off by default until it measures a gain.
+    boost_heading_weight: float = 0.0
     # Stage 4: late-interaction MaxSim over the top `rerank_top` fused candidates.
     rerank: bool = False
     rerank_top: int = 50

@@ -38,7 +38,7 @@ from casetrack.store.case_store import CaseStore, gen_of_chunk
 _IO = ThreadPoolExecutor(max_workers=2, thread_name_prefix="casetrack-search-io")
 
 # Which stored column each fused list scores candidates with.
-_LIST_COLUMNS = {"dense": ["vector", lt.WINDOW_VECTORS], "e7": [lt.E7_VECTOR], "sparse": [lt.SPARSE_IDS, lt.SPARSE_VALUES]}
+_LIST_COLUMNS = {"dense": ["vector"], "e7": [lt.E7_VECTOR], "sparse": [lt.SPARSE_IDS, lt.SPARSE_VALUES]}
 
 
 class _Clock:
@@ -97,6 +97,8 @@ def search(
     # row); text and provenance are read for the page of results at the end.
     base = ["chunk_id", "text"] if cfg.boost else ["chunk_id"]
     columns = base + [c for name in lists if name != "bm25" for c in _LIST_COLUMNS[name]]
+    if "dense" in lists and cfg.dense_windows:
+        columns.append(lt.WINDOW_VECTORS)
     bm25_rows: Future[pa.Table] | None = None
     if "bm25" in lists:
         hits = store.bm25.search(query, cfg.bm25_candidates, doc_filter)
@@ -188,7 +190,9 @@ def search(
             text=row["text"],
             score=round(score, 6),
             provenance=provenance(row, documents_by_id),
-            snippet=best_snippet(row["text"], query, store.bm25.analyzer, focus=_window(row["text"], best_window.get(chunk_id))),
+            snippet=best_snippet(
+                row["text"], query, store.bm25.analyzer, focus=_window(row["text"], best_window.get(chunk_id))
+            ),
         )
 
     response.hits = [hit(c, s) for c, s in ordered[offset : offset + top_k] if c in fetched]
@@ -266,7 +270,8 @@ def _boost(fused: dict[str, float], rows: list[dict[str, Any]], query: str, lang
     texts = [(r["chunk_id"], r["text"]) for r in rows if r["chunk_id"] in fused]
     # A full boost is worth being ranked first in one more list.
     by_document = _document_of if cfg.boost_names_by_document else None
-    scores = boost_scores(signals, texts, discount_common=cfg.boost_discount_common, document_of=by_document)
+    scores = boost_scores(signals, texts, heading_weight=cfg.boost_heading_weight,
+                          discount_common=cfg.boost_discount_common, document_of=by_document)
     for chunk_id, value in scores.items():
         fused[chunk_id] += cfg.boost_weight * value / (cfg.rrf_k + 1)
 
