@@ -74,7 +74,8 @@ KS = {"cuad": (1, 5, 10), "cuad_pdf": (1,), "contractnli": (1, 3, 5), "acord": (
 # and stages, so it means the same whatever SearchConfig() defaults to ("+boost" is the default;
 # E1 passage windows are on in every row but "dense_chunk" and "+boost_nowin").
 _ALL = ("bm25", "dense", "sparse", "e7")
-_OFF = {"boost": False, "rerank": False}
+_OFF = {"boost": False, "rerank": False, "skip_lists": {}}
+_BOOSTED = {"boost": True, "rerank": False, "skip_lists": {}}
 ABLATIONS: dict[str, dict[str, Any]] = {
     "bm25": {"lists": ("bm25",), **_OFF},
     "dense_chunk": {"lists": ("dense",), "dense_windows": False, **_OFF},
@@ -83,12 +84,13 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "hybrid": {"lists": ("bm25", "dense"), **_OFF},
     "+sparse": {"lists": ("bm25", "dense", "sparse"), **_OFF},
     "+e7": {"lists": _ALL, **_OFF},
-    "+boost_flat": {"lists": _ALL, "boost": True, "boost_discount_common": False, "rerank": False},
-    "+boost_nowin": {"lists": _ALL, "boost": True, "dense_windows": False, "rerank": False},
-    "+boost_chunknames": {"lists": _ALL, "boost": True, "boost_names_by_document": False, "rerank": False},
-    "+boost": {"lists": _ALL, "boost": True, "boost_discount_common": True, "rerank": False},
-    "+heading": {"lists": _ALL, "boost": True, "boost_heading_weight": 0.25, "rerank": False},
-    "+rerank": {"lists": _ALL, "boost": True, "rerank": True},
+    "+boost_flat": {"lists": _ALL, "boost_discount_common": False, **_BOOSTED},
+    "+boost_nowin": {"lists": _ALL, "dense_windows": False, **_BOOSTED},
+    "+boost_chunknames": {"lists": _ALL, "boost_names_by_document": False, **_BOOSTED},
+    "+boost": {"lists": _ALL, "boost_discount_common": True, **_BOOSTED},
+    "+heading": {"lists": _ALL, "boost_heading_weight": 0.25, **_BOOSTED},
+    "+rerank": {"lists": _ALL, "boost": True, "rerank": True, "skip_lists": {}},
+    "default": {},  # SearchConfig() as shipped: +boost, and for Portuguese cases without E7
 }
 
 
@@ -316,7 +318,7 @@ def run_ablation(
             m = {k: v for k, v in m.items() if not k.startswith(("doc_hit", "top1_doc"))}
         per_query[q.qid] = m
     names = unique(k for m in per_query.values() for k in m)
-    wanted = set(cfg.lists) | ({"boost"} if cfg.boost else set()) | ({"rerank"} if cfg.rerank else set())
+    wanted = set(cfg.lists_for(ds.language)) | ({"boost"} if cfg.boost else set()) | ({"rerank"} if cfg.rerank else set())
     return {
         "config": {k: list(v) if isinstance(v, tuple) else v for k, v in changes.items()},
         "metrics": {n: mean(m.get(n) for m in per_query.values()) for n in names},

@@ -346,7 +346,8 @@ class CaseTrack:
             language = store.record.language
             stored = store.models()
             skipped = self._search_skips(store, self._mismatches(store))
-            wanted = {"E1": True, "E7": "e7" in cfg.lists, "E6": "sparse" in cfg.lists, "E12": cfg.rerank}
+            lists = cfg.lists_for(language)
+            wanted = {"E1": True, "E7": "e7" in lists, "E6": "sparse" in lists, "E12": cfg.rerank}
             with ExitStack() as stack:
                 loaded: dict[str, Any] = {}
                 for slot, want in wanted.items():

@@ -155,3 +155,21 @@ def test_a_repeated_query_reuses_its_vectors_unless_told_not_to(app: CaseTrack) 
     assert [h.chunk_id for h in page2.hits] == [h.chunk_id for h in first.hits][1:2]
     app.search("Lease", "who pays the rent", config=SearchConfig(cache_queries=False))
     assert not [k for k in pipeline._QUERY_CACHE if k[2] == "who pays the rent"]
+
+
+def test_a_portuguese_case_leaves_out_the_english_only_e7(tmp_path: Path) -> None:
+    from casetrack.search.config import SearchConfig
+
+    app = CaseTrack(resolve_settings(tmp_path / "home", MODELS, environ={}))
+    app.create_case("Processo", language="pt")
+    (tmp_path / "contrato.txt").write_text(
+        "O locatário pagará o aluguel mensalmente.\n\nQualquer parte pode rescindir o contrato com aviso "
+        "prévio de sessenta dias. A multa rescisória é de três aluguéis."
+    )
+    app.ingest("Processo", [tmp_path / "contrato.txt"])
+    response = app.search("Processo", "como rescindir o contrato?")
+    assert "e7" not in response.stages_used and {"bm25", "dense", "sparse"} <= set(response.stages_used)
+    assert SearchConfig().lists_for("pt-BR") == ("bm25", "dense", "sparse")
+    assert SearchConfig().lists_for("en") == ("bm25", "dense", "sparse", "e7")
+    every = app.search("Processo", "como rescindir o contrato?", config=SearchConfig(skip_lists={}))
+    assert "e7" in every.stages_used

@@ -19,6 +19,10 @@ class SearchConfig:
     # .612 -> .642, JurisTCU .786 -> .788, ContractNLI equal). Rerank stays off: the ColBERT model
     # available here is an untrained stand-in (+.002 ACORD, -.001 JurisTCU, +60 ms p95).
     lists: tuple[str, ...] = ("bm25", "dense", "sparse", "e7")
+    # Lists left out for a case language. E7 (all-MiniLM-L6-v2) is an English model: on both
+    # Portuguese sets it cost nDCG/MRR (JurisTCU @10 .794 -> .785, lawyer PT MRR@10 .573 -> .544,
+    # bench/RESULTS.md) while it helps English ones. Ablation rows set this to {}.
+    skip_lists: dict[str, tuple[str, ...]] = field(default_factory=lambda: {"pt": ("e7",)})
     # Dense nearest neighbours join BM25 in recall (else dense only ranks BM25's candidates).
     dense_recall: bool = True
     bm25_candidates: int = 100
@@ -54,6 +58,11 @@ class SearchConfig:
         unknown = [name for name in self.lists if name not in LISTS]
         if unknown or not self.lists:
             raise ValueError(f"lists must be a non-empty subset of {LISTS}, got {self.lists}")
+
+    def lists_for(self, language: str) -> tuple[str, ...]:
+        """The lists a search of a case in `language` fuses ("pt-BR" counts as "pt")."""
+        skip = self.skip_lists.get(language.lower().split("-")[0], ())
+        return tuple(name for name in self.lists if name not in skip) or self.lists
 
     def with_(self, **changes: object) -> SearchConfig:
         """A copy with some settings changed (benchmarks build their ablations this way)."""

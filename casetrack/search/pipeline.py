@@ -87,7 +87,7 @@ def search(
     if doc_filter is not None and not doc_filter:
         response.warnings.append("No document in this case matches the filters.")
         return response
-    lists = [name for name in cfg.lists if name == "bm25" or _model(models, name) is not None]
+    lists = [name for name in cfg.lists_for(store.record.language) if name == "bm25" or _model(models, name) is not None]
 
     # -- stage 1: recall ----------------------------------------------------------------------
     rankings: dict[str, list[str]] = {}
