@@ -5,7 +5,7 @@ clause ("what is the governing law?") matches the chunk that *is* about it only 
 window of `WINDOW_SENTENCES` sentences (overlapping by one) gets its own E1 vector at ingest and a
 chunk is scored by its own vector plus its best window's ("MaxP" passage scoring). Measured on
 the CUAD PDFs, question asked within its contract, top-1 page: chunk vector .43, best window .60,
-both .65 (bench/RESULTS.md, "Passage windows").
+both .65 (bench/RESULTS.md, "Retrieval with passage windows ...").
 """
 
 from __future__ import annotations
@@ -15,8 +15,10 @@ import numpy.typing as npt
 
 from casetrack.chunk.sentences import sentence_spans
 
-# 2 sentences scored .67 but makes ~1.9x the windows (ingest time); 5 .59-.62, 600 characters
-# .58-.61 (bench/RESULTS.md).
+# Other shapes in the same prototype (E1 alone, chunk + best window, 100 questions): 2 sentences
+# .67 with ~1.9x the windows; 3 without overlap .64 and 4 without overlap .64 with 0.8x / 0.64x
+# the windows (the cheaper choice for ingest, once case.json records the window shape);
+# 5 sentences .59-.62; 600 characters .58-.61.
 WINDOW_SENTENCES = 3
 # Stored as float16: 768 bytes a window at 384 dims (cosine error < 1e-3).
 WINDOW_DTYPE = np.float16
