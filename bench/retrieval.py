@@ -287,12 +287,17 @@ def run_ablation(
     cfg = SearchConfig().with_(**changes, cache_queries=False)  # each ablation pays its own encoding
     top_k = 20 if ds.kind == "graded" else 10
 
-    def search(q: Query) -> SearchResponse:
-        text = question_only(q.text) if questions else q.text
+    def text_of(q: Query) -> str:
+        return question_only(q.text) if questions else q.text
+
+    def scoped_to_gold(q: Query) -> bool:
         # Without the preamble the question no longer names its contract ("What is the governing
         # law for this contract?"): the lawyer would search within that contract, so scope to it.
-        scope = q.scope or (q.gold_doc if questions and q.gold_doc and text != q.text else None)
-        return app.search(case, text, top_k, [scope] if scope else None, config=cfg)
+        return not q.scope and bool(q.gold_doc) and text_of(q) != q.text
+
+    def search(q: Query) -> SearchResponse:
+        scope = q.gold_doc if scoped_to_gold(q) else q.scope
+        return app.search(case, text_of(q), top_k, [scope] if scope else None, config=cfg)
 
     search(ds.queries[0])  # warm-up: loads the models this config needs; not timed
     wall: list[float] = []
@@ -314,7 +319,7 @@ def run_ablation(
             stage_ms.setdefault(stage, []).append(ms)
         skipped.update(resp.stages_skipped)
         m = scorer.score(q, resp)
-        if questions and not q.scope and question_only(q.text) != q.text:  # scoped to the gold document
+        if scoped_to_gold(q):  # finding the document was given away
             m = {k: v for k, v in m.items() if not k.startswith(("doc_hit", "top1_doc"))}
         per_query[q.qid] = m
     names = unique(k for m in per_query.values() for k in m)

@@ -16,6 +16,7 @@ from casetrack.search.boost import (
     heading_cue,
 )
 from casetrack.search.signals import Kind, extract_signals
+from casetrack.store.case_store import doc_of_chunk
 from tests.test_search_signals import ABILITY, LENER, OPINION, TJDFT, passage
 
 CNJ_CHUNK = (TJDFT, "0012843-03.2015.8.07.0001")
@@ -155,14 +156,11 @@ def test_a_name_picks_the_document_not_the_passage_inside_it() -> None:
     by_chunk = boost_scores(signals, candidates)
     assert by_chunk["apollo-1-0"] > 0 and by_chunk["apollo-1-0"] < by_chunk["apollo-1-7"] + 1e-9
 
-    def document_of(chunk_id: str) -> str:
-        return chunk_id.rsplit("-", 2)[0]
-
-    by_doc = boost_scores(signals, candidates, document_of=document_of)
+    by_doc = boost_scores(signals, candidates, document_of=doc_of_chunk)
     # The clause of Apollo's contract gets the name too (the cover page names the party) ...
     assert by_doc["apollo-1-7"] > by_chunk["apollo-1-7"]
     assert by_doc["apollo-1-7"] == max(by_doc.values()) and min(by_doc.values()) > 0
     # ... and the name alone no longer ranks the cover page above the other contract's 8.2.
     names_only = extract_signals("tooling owned by Apollo Endosurgery", "en")
-    spread = boost_scores(names_only, candidates, document_of=document_of)
+    spread = boost_scores(names_only, candidates, document_of=doc_of_chunk)
     assert spread["apollo-1-0"] == spread["apollo-1-7"] > spread["other-1-3"] == 0

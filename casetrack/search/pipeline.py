@@ -31,7 +31,7 @@ from casetrack.search.fusion import reciprocal_rank_fusion
 from casetrack.search.results import SearchFilters, add_context, by_document, filter_documents, provenance
 from casetrack.search.snippet import best_snippet
 from casetrack.store import lance_tables as lt
-from casetrack.store.case_store import CaseStore, gen_of_chunk
+from casetrack.store.case_store import CaseStore, doc_of_chunk, gen_of_chunk
 
 # Reads that run beside query encoding (one search uses at most one at a time; two for
 # concurrent searches in the daemon).
@@ -269,16 +269,11 @@ def _boost(fused: dict[str, float], rows: list[dict[str, Any]], query: str, lang
     signals = extract_signals(query, language)
     texts = [(r["chunk_id"], r["text"]) for r in rows if r["chunk_id"] in fused]
     # A full boost is worth being ranked first in one more list.
-    by_document = _document_of if cfg.boost_names_by_document else None
+    by_document = doc_of_chunk if cfg.boost_names_by_document else None
     scores = boost_scores(signals, texts, heading_weight=cfg.boost_heading_weight,
                           discount_common=cfg.boost_discount_common, document_of=by_document)
     for chunk_id, value in scores.items():
         fused[chunk_id] += cfg.boost_weight * value / (cfg.rrf_k + 1)
-
-
-def _document_of(chunk_id: str) -> str:
-    """A chunk id is `<doc>-<gen>-<seq>`."""
-    return chunk_id.rsplit("-", 2)[0]
 
 
 def _rerank(fused: dict[str, float], store: CaseStore, models: stages.QueryModels, query: str, cfg: SearchConfig) -> None:

@@ -36,6 +36,11 @@ def gen_of_chunk(chunk_id: str) -> int:
     return int(chunk_id.rsplit("-", 2)[1])
 
 
+def doc_of_chunk(chunk_id: str) -> str:
+    """The document id of a chunk id `<doc>-<gen>-<seq>`."""
+    return chunk_id.rsplit("-", 2)[0]
+
+
 class CaseStore:
     def __init__(self, record: CaseRecord, case_dir: Path, lance: LanceTables | None = None) -> None:
         """`lance`: an already open dataset of this case (long-lived processes reuse table
