@@ -157,3 +157,22 @@ def test_stopping_the_service_mid_job_requeues_it_for_the_next_start(home: Path,
         assert service.app.case_summary("Caso")["document_count"] == len(files)
     finally:
         service.close()
+
+
+def test_a_follower_that_names_what_it_has_seen_is_woken_for_every_stage(home: Path, tmp_path: Path) -> None:
+    files = _notes(tmp_path / "in", 2)
+    service = Service(settings_for(home))
+    service.start()
+    try:
+        service.app.create_case("Lease")
+        job = service.submit_ingest("lease", files, label="in")
+        keys, stages = [job.progress_key], []
+        while not job.finished:  # as the MCP tools and `ingest --follow` do
+            job = service.jobs.wait(job.id, 120, changed_from=keys[-1])
+            assert job.finished or job.progress_key != keys[-1]  # returned on a change, not a timeout
+            keys.append(job.progress_key)
+            stages.append(job.stage or "")
+        assert job.status == "done"
+        assert any(s.startswith("embed") for s in stages) and any(s.startswith("parse") for s in stages), stages
+    finally:
+        service.close()

@@ -200,8 +200,13 @@ class JobManager:
                     self._finish(job, "cancelled")
             return Job.from_json(job.to_json())
 
-    def wait(self, job_id: str, timeout: float, on_change: Listener | None = None) -> Job:
-        """Block until the job finishes or `timeout` passes, calling `on_change` on progress."""
+    def wait(
+        self, job_id: str, timeout: float, on_change: Listener | None = None, changed_from: str | None = None
+    ) -> Job:
+        """Block until the job finishes or `timeout` passes, calling `on_change` on progress.
+
+        With `changed_from` (a `progress_key` the caller has reported), return as soon as the
+        job's progress differs from it, so a follower sees every stage, however short."""
         deadline = time.monotonic() + timeout
         seen = ""
         with self._lock:
@@ -209,6 +214,8 @@ class JobManager:
                 job = self._jobs[job_id]
                 snapshot = Job.from_json(job.to_json())
                 key = snapshot.progress_key
+                if changed_from is not None and key != changed_from:
+                    return snapshot
                 if on_change is not None and key != seen:
                     seen = key
                     self._lock.release()

@@ -57,7 +57,7 @@ async def _ingest(service: Service, args: dict[str, Any], send: Send) -> None:
         return
     last = ""
     while True:
-        job = await anyio.to_thread.run_sync(service.jobs.wait, job.id, 0.5)
+        job = await anyio.to_thread.run_sync(service.jobs.wait, job.id, 0.5, None, last)
         key = job.progress_key
         if key != last:
             last = key

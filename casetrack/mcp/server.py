@@ -265,7 +265,7 @@ def build_server(service: Service, session: SessionState) -> MCPServer:
             left = deadline - time.monotonic()
             if job.finished or left <= 0:
                 return job
-            job = await anyio.to_thread.run_sync(service.jobs.wait, job.id, min(left, 1.0))
+            job = await anyio.to_thread.run_sync(service.jobs.wait, job.id, min(left, 1.0), None, last)
 
     def job_out(job: Job) -> JobOut:
         return JobOut(**job.to_json())
