@@ -2,18 +2,54 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Fix:
+    """The next step after an error, in each surface's own words.
+
+    `lead` says what to do ("Reopen it first"); `cli` is the command line that does it and
+    `tool`/`args` the MCP tool call that does the same. A surface renders its own form, so a
+    terminal user is never told to call a tool and Claude is never told to open a terminal when
+    a tool does the job. Without a `tool`, MCP shows the command (some steps have no tool).
+    """
+
+    lead: str
+    cli: str | None = None
+    tool: str | None = None
+    args: Mapping[str, object] = field(default_factory=dict)
+
+    def for_cli(self) -> str:
+        return f"{self.lead}: {self.cli}" if self.cli else self.lead
+
+    def for_tool(self) -> str:
+        if self.tool is None:
+            return self.for_cli()
+        call = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in self.args.items())
+        return f"{self.lead}: {self.tool}({call})"
+
 
 class CaseTrackError(Exception):
     """An error whose message is shown to the user as is.
 
-    `hint` is the next step (usually a command); the CLI prints it under the message and MCP
-    tools append it to the tool error.
+    `hint` is the next step as the CLI shows it (usually a command). `fix`, when given, is the
+    same step for every surface (the CLI prints `fix.for_cli()`, MCP tools `fix.for_tool()`);
+    `hint` defaults to its CLI form.
     """
 
-    def __init__(self, message: str, hint: str | None = None) -> None:
+    def __init__(self, message: str, hint: str | None = None, *, fix: Fix | None = None) -> None:
         super().__init__(message)
         self.message = message
-        self.hint = hint
+        self.fix = fix
+        self.hint = hint if hint is not None or fix is None else fix.for_cli()
+
+    @property
+    def tool_hint(self) -> str | None:
+        """The next step as an MCP tool should say it."""
+        return self.fix.for_tool() if self.fix is not None else self.hint
 
     def __str__(self) -> str:
         return f"{self.message} {self.hint}" if self.hint else self.message
@@ -69,3 +105,14 @@ class ModelNotFoundError(CaseTrackError):
 
 class StoreError(CaseTrackError):
     pass
+
+
+def reopen_fix(case_name: str) -> Fix:
+    """How to make a closed or archived case writable again."""
+    return Fix("Reopen it first", f'casetrack case reopen "{case_name}"', "set_case_status",
+               {"case_name": case_name, "status": "active"})
+
+
+def list_documents_fix(case_name: str) -> Fix:
+    """Where the names of a case's documents are listed."""
+    return Fix("List documents", f'casetrack case info "{case_name}"', "list_documents", {"case_name": case_name})

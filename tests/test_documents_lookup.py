@@ -13,7 +13,8 @@ from casetrack.app import CaseTrack
 from casetrack.config import resolve_settings
 from casetrack.errors import CaseTrackError, DocumentNotFoundError
 from casetrack.store.case_store import CaseStore
-from casetrack.store.documents import LIST_HINT, document_details, list_documents, resolve_document
+from casetrack.errors import list_documents_fix
+from casetrack.store.documents import document_details, list_documents, resolve_document
 from tests.conftest import DATA, MODELS, require
 
 RECAP = DATA / "legal_docs_us_courts/recap_documents"
@@ -62,10 +63,13 @@ def test_ambiguous_and_unknown_names(store: CaseStore) -> None:
     with pytest.raises(DocumentNotFoundError, match="matches 2 documents") as err:
         resolve_document(store, "motion")
     assert "'Motion to Dismiss.txt'" in err.value.message and "'motion_exhibits.md'" in err.value.message
-    assert err.value.hint == LIST_HINT
+    # The next step in each surface's words: a CLI command, an MCP tool call.
+    assert err.value.fix == list_documents_fix(store.record.name)
+    assert err.value.hint == f'List documents: casetrack case info "{store.record.name}"'
+    assert err.value.tool_hint == f'List documents: list_documents(case_name="{store.record.name}")'
     with pytest.raises(DocumentNotFoundError, match="Did you mean 'Motion to Dismiss.txt'") as err:
         resolve_document(store, "Moton to Dismis.txt")
-    assert err.value.hint == LIST_HINT
+    assert err.value.fix == list_documents_fix(store.record.name)
     with pytest.raises(DocumentNotFoundError) as err:
         resolve_document(store, "qqqqqqqqqqqqqqqqqqqq")
     assert "Did you mean" not in err.value.message and "case 'Docs'" in err.value.message

@@ -145,16 +145,15 @@ def test_boost_lifts_the_chunk_with_the_exact_cnj_number(app: CaseTrack, tmp_pat
 
 
 def test_a_repeated_query_reuses_its_vectors_unless_told_not_to(app: CaseTrack) -> None:
-    from casetrack.search import pipeline
     from casetrack.search.config import SearchConfig
 
     first = app.search("Lease", "who keeps the deposit", top_k=2)
-    cached = [k for k in pipeline._QUERY_CACHE if k[2] == "who keeps the deposit"]
+    cached = [k for k in app.search_runtime.cached_queries() if k[2] == "who keeps the deposit"]
     assert {k[0] for k in cached} == {"dense", "sparse", "e7"}
     page2 = app.search("Lease", "who keeps the deposit", top_k=1, offset=1)
     assert [h.chunk_id for h in page2.hits] == [h.chunk_id for h in first.hits][1:2]
     app.search("Lease", "who pays the rent", config=SearchConfig(cache_queries=False))
-    assert not [k for k in pipeline._QUERY_CACHE if k[2] == "who pays the rent"]
+    assert not [k for k in app.search_runtime.cached_queries() if k[2] == "who pays the rent"]
 
 
 def test_a_portuguese_case_leaves_out_the_english_only_e7(tmp_path: Path) -> None:

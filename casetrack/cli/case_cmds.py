@@ -8,8 +8,8 @@ from datetime import datetime
 import click
 
 from casetrack.cli.main import get_app
+from casetrack.domain.cases import CASE_TYPES, LANGUAGES, CaseStatus
 from casetrack.errors import CaseTrackError
-from casetrack.store.registry import CASE_TYPES, LANGUAGES, CaseStatus
 
 
 def _when(ts: float) -> str:

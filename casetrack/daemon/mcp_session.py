@@ -9,16 +9,19 @@ object and its own active case.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import anyio
 import anyio.abc
 import mcp_types as types
 from anyio.streams.buffered import BufferedByteReceiveStream
-from mcp.shared._context_streams import create_context_streams
+from mcp.server import MCPServer
+from mcp.server.lowlevel import Server
 from mcp.shared.message import SessionMessage
 
 from casetrack.daemon.endpoint import MAX_LINE
 from casetrack.daemon.service import Service
+from casetrack.mcp.server import SessionState, build_server
 
 log = logging.getLogger(__name__)
 
@@ -26,10 +29,8 @@ _ENDED = (anyio.EndOfStream, anyio.IncompleteRead, anyio.ClosedResourceError, an
 
 
 async def run_mcp_session(service: Service, stream: anyio.abc.ByteStream, reader: BufferedByteReceiveStream) -> None:
-    from casetrack.mcp.server import SessionState, build_server
-
-    read_writer, read_stream = create_context_streams[SessionMessage | Exception](0)
-    write_stream, write_reader = create_context_streams[SessionMessage](0)
+    read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
 
     async def receive() -> None:
         async with read_writer:
@@ -56,10 +57,22 @@ async def run_mcp_session(service: Service, stream: anyio.abc.ByteStream, reader
                 except _ENDED:
                     return
 
-    server = build_server(service, SessionState())
-    lowlevel = server._lowlevel_server
+    lowlevel = lowlevel_server(build_server(service, SessionState()))
     async with anyio.create_task_group() as tg:
         tg.start_soon(receive)
         tg.start_soon(send)
         await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
         tg.cancel_scope.cancel()
+
+
+def lowlevel_server(server: MCPServer[Any]) -> Server[Any]:
+    """The SDK's protocol server behind `server`, which serves any pair of streams.
+
+    MCPServer offers no public way to serve other streams than stdio or HTTP, so this reads its
+    one private attribute; pyproject pins the SDK to the minor version tested, and
+    tests/test_mcp_session.py checks this seam, so an SDK upgrade that moves it fails there first.
+    """
+    lowlevel = getattr(server, "_lowlevel_server", None)
+    if not isinstance(lowlevel, Server):
+        raise RuntimeError("The installed MCP SDK changed MCPServer's internals; CaseTrack pins mcp>=2.3,<2.4.")
+    return lowlevel

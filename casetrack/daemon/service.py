@@ -16,8 +16,9 @@ from casetrack import __version__
 from casetrack.app import CaseTrack
 from casetrack.config import Settings
 from casetrack.daemon.jobs import LOCK_WAIT_SECONDS, Job, JobManager
-from casetrack.errors import CaseTrackError
-from casetrack.store.registry import CaseRecord, CaseStatus
+from casetrack.domain.cases import CaseStatus
+from casetrack.errors import CaseTrackError, reopen_fix
+from casetrack.store.registry import CaseRecord
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +51,7 @@ class Service:
         if record.status != CaseStatus.ACTIVE:
             raise CaseTrackError(
                 f"Case '{record.name}' is {record.status.value} (read-only).",
-                f'Reopen it first: set_case_status(case_name="{record.name}", status="active") '
-                f'or casetrack case reopen "{record.name}"',
+                fix=reopen_fix(record.name),
             )
         return record
 
@@ -84,7 +84,7 @@ class Service:
         import psutil
 
         proc = psutil.Process(os.getpid())
-        pool = self.app._pool
+        pool = self.app.loaded_pool
         return {
             "pid": os.getpid(),
             "version": __version__,

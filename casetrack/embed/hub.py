@@ -237,7 +237,7 @@ def _already_installed(entry: ProductionModel, models_dir: Path) -> InstallResul
 def _progress_bar(progress: Progress, label: str) -> type[tqdm]:
     """A silent tqdm class that reports each update to `progress` (huggingface-hub's progress hook)."""
 
-    class _Bar(tqdm):
+    class _Bar(tqdm):  # type: ignore[misc]  # tqdm ships no type information
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             kwargs.pop("name", None)
             kwargs["disable"] = True  # the CLI draws its own bar

@@ -39,7 +39,8 @@ class InstallError(CaseTrackError):
 class _Json:
     def to_json(self) -> dict[str, Any]:
         """A dict for `--json` output (tuples serialise as lists)."""
-        return asdict(self)  # type: ignore[call-overload]
+        out: dict[str, Any] = asdict(self)  # type: ignore[call-overload]
+        return out
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,8 @@ from typing import Any
 
 import psutil
 
+from casetrack.domain.slots import SLOT_ORDER
+from casetrack.domain.views import SlotStatusJson
 from casetrack.embed.catalog import ModelSpec, discover_models
 from casetrack.embed.production import find_by_hub_repo, for_slot, slot_of
 from casetrack.embed.tiers import SKIPPED_IN_SEARCH, SLOTS, Residency, Tier, choose_tier, residency
@@ -27,7 +29,6 @@ log = logging.getLogger(__name__)
 
 # Free memory to keep before loading another model; below it, least recently used models go.
 DEFAULT_RESERVE = 1 << 30
-SLOT_ORDER = ("E1", "E7", "E6", "E12")
 
 
 def _download_hint(slot: str) -> str:
@@ -47,7 +48,7 @@ class SlotStatus:
     used_in_search: bool
     problem: str | None = None  # why the slot is missing or skipped, with the fix
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SlotStatusJson:
         return {
             "slot": self.slot,
             "purpose": self.purpose,

@@ -8,8 +8,11 @@ one built on a workstation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+from casetrack.domain.slots import SLOTS, Slot
+
+__all__ = ["SLOTS", "Slot", "Residency", "Tier", "choose_tier", "residency"]
 
 GIB = 1 << 30
 
@@ -25,23 +28,6 @@ class Residency(StrEnum):
     LAZY = "lazy"  # loaded on first use, kept until memory pressure
     TRANSIENT = "transient"  # loaded for one use, unloaded right after
 
-
-@dataclass(frozen=True)
-class Slot:
-    """One encoder position in the pipeline (PRODUCT.md "Embedders")."""
-
-    id: str
-    role: str  # model.json role
-    purpose: str
-    stage: str  # the search stage that needs it
-
-
-SLOTS: dict[str, Slot] = {
-    "E1": Slot("E1", "dense", "primary dense", "dense recall + fusion"),
-    "E6": Slot("E6", "sparse", "learned sparse", "sparse fusion"),
-    "E7": Slot("E7", "dense", "structure dense", "structure fusion"),
-    "E12": Slot("E12", "late_interaction", "late interaction", "rerank"),
-}
 
 POLICY: dict[Tier, dict[str, Residency]] = {
     Tier.FULL: {s: Residency.RESIDENT for s in SLOTS},

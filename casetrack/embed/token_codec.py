@@ -85,7 +85,7 @@ def encode_tokens(vectors: npt.NDArray[np.float32], codec: str) -> bytes:
     if codec == "i8":
         scales = _i8_scales(x)
         codes = np.clip(np.rint(x / scales.astype(np.float32)[:, None]), -_I8_MAX, _I8_MAX).astype(np.int8)
-        return scales.tobytes() + codes.tobytes()
+        return bytes(scales.tobytes() + codes.tobytes())
     # b1: a zero component gets bit 0 (decodes negative); contextual vectors have no exact zeros.
     return np.packbits(x > 0, axis=1).tobytes()
 
@@ -180,7 +180,7 @@ def punctuation_ids(tokenizer: Tokenizer) -> npt.NDArray[np.int64]:
 def _i8_scales(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float16]:
     """One float16 scale per row, rounded up so that max|x| / scale never exceeds 127."""
     exact = np.abs(x).max(axis=1, initial=0.0) / _I8_MAX
-    scales = exact.astype(_F16)
+    scales: npt.NDArray[np.float16] = exact.astype(_F16)
     low = scales.astype(np.float32) < exact
     scales[low] = np.nextafter(scales[low], np.asarray(np.inf, dtype=_F16))
     # An all-zero row would divide by zero; any positive scale decodes it back to zeros.

@@ -16,7 +16,8 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from casetrack.chunk.windows import pack_windows, sentence_windows
-from casetrack.embed.pool import SLOT_ORDER, EncoderPool
+from casetrack.domain.slots import SLOT_ORDER
+from casetrack.embed.protocols import EmbedderPool
 from casetrack.embed.tiers import SLOTS
 from casetrack.embed.token_codec import DEFAULT_CODEC, encode_tokens
 from casetrack.store import lance_tables as lt
@@ -60,7 +61,7 @@ def missing_warning(slot: str, case: str) -> str:
 
 
 def embed_chunks(
-    pool: EncoderPool,
+    pool: EmbedderPool,
     language: str,
     case_name: str,
     texts: Sequence[str],
@@ -89,7 +90,7 @@ def embed_chunks(
         with pool.use(slot, language) as encoder:
             if slot == "E1":
                 vectors, windows = _dense_with_windows(encoder, texts, step)
-                out.columns["vector"] = _fixed_list(vectors)
+                out.columns[lt.VECTOR] = _fixed_list(vectors)
                 out.columns[lt.WINDOW_VECTORS] = windows
                 out.models[slot] = ModelUse(encoder.fingerprint, int(vectors.shape[1]))
             elif slot == "E7":
@@ -167,7 +168,7 @@ def _fixed_list(vectors: npt.NDArray[np.float32]) -> pa.Array:
 
 
 def model_mismatches(
-    case_models: dict[str, dict[str, object]], pool: EncoderPool, language: str, case_name: str
+    case_models: dict[str, dict[str, object]], pool: EmbedderPool, language: str, case_name: str
 ) -> dict[str, str]:
     """slot -> message for every slot whose installed model is not the one the case used.
 

@@ -19,7 +19,7 @@ import pyarrow as pa
 
 from casetrack.chunk.chunker import chunk_document
 from casetrack.domain import ChunkDraft, ParsedDocument
-from casetrack.embed.pool import EncoderPool
+from casetrack.embed.protocols import EmbedderPool
 from casetrack.errors import CaseTrackError, NoTextError, ParseError
 from casetrack.ingest.embedding import ChunkEmbeddings, embed_chunks
 from casetrack.ingest.files import sha256_file
@@ -74,7 +74,7 @@ def _noop(stage: str, done: int, total: int) -> None:
 class Ingestor:
     """Ingests files into one case (the caller holds its writer lock) with the process's pool."""
 
-    def __init__(self, store: CaseStore, pool: EncoderPool, parse: Parse | None = None) -> None:
+    def __init__(self, store: CaseStore, pool: EmbedderPool, parse: Parse | None = None) -> None:
         """`parse`: how files are parsed (default: in this process; the daemon passes a child
         process's parser so a slow or hostile file never stalls searches)."""
         self.store = store

@@ -15,7 +15,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from casetrack.embed.pool import SLOT_ORDER, EncoderPool
+from casetrack.domain.slots import SLOT_ORDER
+from casetrack.embed.protocols import EmbedderPool
 from casetrack.ingest.embedding import embed_chunks
 from casetrack.store import lance_tables as lt
 from casetrack.store.case_store import CaseStore
@@ -44,7 +45,7 @@ class ReembedReport:
         }
 
 
-def stale_slots(entry: JournalEntry, rows: pa.Table, pool: EncoderPool, language: str) -> list[str]:
+def stale_slots(entry: JournalEntry, rows: pa.Table, pool: EmbedderPool, language: str) -> list[str]:
     """Installed slots whose vectors this document lacks or got from different weights."""
     used = dict(s.split("=", 1) for s in entry.meta.get("embed_models") or [] if "=" in s)
     stale = []
@@ -61,7 +62,7 @@ def stale_slots(entry: JournalEntry, rows: pa.Table, pool: EncoderPool, language
 
 def reembed_case(
     store: CaseStore,
-    pool: EncoderPool,
+    pool: EmbedderPool,
     everything: bool = False,
     on_document: DocCallback | None = None,
     progress: Callable[[str, int, int], None] | None = None,

@@ -7,6 +7,7 @@ ten search results fit comfortably in a model's context.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 NO_ACTIVE_CASE = (
@@ -26,7 +27,7 @@ def _n(value: int | None) -> str:
     return f"{int(value or 0):,}"
 
 
-def case_line(case: dict[str, Any], active: bool) -> str:
+def case_line(case: Mapping[str, Any], active: bool) -> str:
     mark = "* " if active else "  "
     current = " <-- current" if active else ""
     head = f"{mark}{case['name']} [{str(case['status']).upper()}]{current}"
@@ -36,7 +37,7 @@ def case_line(case: dict[str, Any], active: bool) -> str:
     return f"{head}\n{body}"
 
 
-def case_list(cases: list[dict[str, Any]], active_id: str | None, status_filter: str) -> str:
+def case_list(cases: Sequence[Mapping[str, Any]], active_id: str | None, status_filter: str) -> str:
     if not cases:
         which = "" if status_filter == "all" else f" {status_filter}"
         return f"No{which} cases.\n\nNext: create_case(name=...) to start one." + (
@@ -47,13 +48,13 @@ def case_list(cases: list[dict[str, Any]], active_id: str | None, status_filter:
     return "\n".join(lines)
 
 
-def created(case: dict[str, Any]) -> str:
+def created(case: Mapping[str, Any]) -> str:
     return (f"Created case \"{case['name']}\" (ID: {case['id']}).\n"
             f"Type: {str(case['type']).replace('_', ' ').title()} | Language: {case['language']}\n"
             "This is now your active case.\n\nNext: Ingest documents with ingest_document or ingest_folder.")
 
 
-def case_info(info: dict[str, Any], storage_bytes: int) -> str:
+def case_info(info: Mapping[str, Any], storage_bytes: int) -> str:
     lines = [
         f"Case: {info['name']} (ID: {info['id']})",
         f"Type: {str(info['type']).replace('_', ' ').title()} | Status: {str(info['status']).title()} | "
@@ -75,7 +76,7 @@ def case_info(info: dict[str, Any], storage_bytes: int) -> str:
     return "\n".join(lines)
 
 
-def job(j: dict[str, Any]) -> str:
+def job(j: Mapping[str, Any]) -> str:
     results = j.get("results") or []
     counts: dict[str, int] = {}
     for r in results:
@@ -119,7 +120,7 @@ def job(j: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def documents(case_name: str, docs: list[dict[str, Any]]) -> str:
+def documents(case_name: str, docs: Sequence[Mapping[str, Any]]) -> str:
     if not docs:
         return f"No documents in {case_name} yet.\n\nNext: ingest_document(file_path=...) or ingest_folder(folder_path=...)."
     lines = [f"Documents in {case_name} ({len(docs)}):", ""]
@@ -130,7 +131,7 @@ def documents(case_name: str, docs: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def document(d: dict[str, Any]) -> str:
+def document(d: Mapping[str, Any]) -> str:
     lines = [f"Document: {d['name']} (ID: {d['document_id']})"]
     for key, label in (("file_type", "Type"), ("pages", "Pages"), ("chunks", "Chunks"),
                        ("extraction", "Extraction"), ("source_path", "Source"), ("sha256", "SHA-256")):
@@ -141,7 +142,7 @@ def document(d: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def search(out: dict[str, Any], case_stats: str, max_chars: int = 700) -> str:
+def search(out: Mapping[str, Any], case_stats: str, max_chars: int = 700) -> str:
     timing = out.get("timings_ms", {}).get("total", 0)
     lines = [f"Search: \"{out['query']}\"", f"Case: {out['case']} | {case_stats}",
              f"Time: {timing:.0f}ms | Stages: {', '.join(out.get('stages_used', []))}"]
@@ -170,7 +171,7 @@ def search(out: dict[str, Any], case_stats: str, max_chars: int = 700) -> str:
     return "\n".join(lines)
 
 
-def chunk(c: dict[str, Any]) -> str:
+def chunk(c: Mapping[str, Any]) -> str:
     lines = [c.get("citation", ""), f"chunk_id: {c['chunk_id']}", ""]
     for n in c.get("before", []):
         lines += [f"[before: {n.get('citation', n['chunk_id'])}]", n["text"], ""]
@@ -180,7 +181,7 @@ def chunk(c: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def entities(out: dict[str, Any]) -> str:
+def entities(out: Mapping[str, Any]) -> str:
     docs = out.get("documents") or []
     total = sum(len(d.get("mentions", [])) for d in docs)
     if not total:
@@ -200,7 +201,7 @@ def entities(out: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def status(s: dict[str, Any]) -> str:
+def status(s: Mapping[str, Any]) -> str:
     d = s["daemon"]
     lines = [f"CaseTrack v{s['version']}", "",
              f"Active Case: {s.get('active_case') or 'none'}",

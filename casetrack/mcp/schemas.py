@@ -1,11 +1,14 @@
 """Structured outputs of the MCP tools (their `outputSchema`). Field names are an interface:
-add fields, never rename. Nested records reuse the CLI's `--json` names."""
+add fields, never rename. Nested records are the app's own (domain/views.py), as the CLI's
+`--json` prints them."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
+
+from casetrack.domain.views import DocumentSummary
 
 
 class _Out(BaseModel):
@@ -35,7 +38,7 @@ class CaseListOut(_Out):
 class CaseInfoOut(CaseOut):
     directory: str
     storage_bytes: int
-    documents: list[dict[str, Any]]
+    documents: list[DocumentSummary]
     in_progress: list[str] = []
 
 
@@ -65,7 +68,7 @@ class JobListOut(_Out):
 
 class DocumentListOut(_Out):
     case: str
-    documents: list[dict[str, Any]]
+    documents: list[DocumentSummary]
 
 
 class DocumentOut(_Out):

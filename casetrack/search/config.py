@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-# Ranked lists a search can fuse. "dense" is E1, "e7" the structure model, "sparse" E6.
-LISTS = ("bm25", "dense", "sparse", "e7")
+from casetrack.domain.slots import LISTS
+
+__all__ = ["LISTS", "SearchConfig"]
 
 
 @dataclass(frozen=True)

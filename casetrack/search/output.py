@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from casetrack.domain import Provenance, SearchHit, SearchResponse
+from casetrack.domain import SearchHit, SearchResponse
+from casetrack.domain.views import source_json
+
+__all__ = ["hit_json", "response_json", "source_json"]
 
 
 def response_json(r: SearchResponse) -> dict[str, Any]:
@@ -50,19 +53,3 @@ def hit_json(h: SearchHit) -> dict[str, Any]:
     if h.context_before is not None or h.context_after is not None:
         out["context"] = {"before": h.context_before, "after": h.context_after}
     return out
-
-
-def source_json(p: Provenance) -> dict[str, Any]:
-    """A provenance as results give it (`source` in `casetrack search --json` and get_chunk)."""
-    return {
-        "document": p.document,
-        "document_id": p.document_id,
-        "page": p.page,
-        "paragraph_start": p.paragraph_start,
-        "paragraph_end": p.paragraph_end,
-        "line_start": p.line_start,
-        "line_end": p.line_end,
-        "char_start": p.char_start,
-        "char_end": p.char_end,
-        "extraction_method": p.extraction_method.value,
-    }

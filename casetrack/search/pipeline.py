@@ -13,32 +13,30 @@ the memory tier is left out and reported in `stages_skipped`.
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import replace
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pyarrow as pa
 
 from casetrack.chunk.windows import window_spans
 from casetrack.domain import SearchHit, SearchResponse
-from casetrack.errors import CaseTrackError
+from casetrack.domain.slots import BM25, FUSED_SLOTS, SLOTS
+from casetrack.errors import CaseTrackError, Fix
 from casetrack.search import stages
 from casetrack.search.config import SearchConfig
 from casetrack.search.fusion import reciprocal_rank_fusion
 from casetrack.search.results import SearchFilters, add_context, by_document, filter_documents, provenance
+from casetrack.search.runtime import Inline, SearchRuntime
 from casetrack.search.snippet import best_snippet
 from casetrack.store import lance_tables as lt
 from casetrack.store.case_store import CaseStore, doc_of_chunk, gen_of_chunk
 
-# Reads that run beside query encoding (one search uses at most one at a time; two for
-# concurrent searches in the daemon).
-_IO = ThreadPoolExecutor(max_workers=2, thread_name_prefix="casetrack-search-io")
-
-# Which stored column each fused list scores candidates with.
-_LIST_COLUMNS = {"dense": ["vector"], "e7": [lt.E7_VECTOR], "sparse": [lt.SPARSE_IDS, lt.SPARSE_VALUES]}
+# Which stored columns each fused list scores candidates with (names from domain/slots.py).
+_LIST_COLUMNS = {SLOTS[slot].list_name: list(SLOTS[slot].columns) for slot in FUSED_SLOTS}
+_MODEL_FIELD = {"dense": "dense", "e7": "e7", "sparse": "sparse"}  # list name -> QueryModels field
 
 
 class _Clock:
@@ -55,6 +53,34 @@ class _Clock:
         self.timings["total"] = round((time.perf_counter() - self.started) * 1000, 2)
 
 
+@dataclass
+class _Run:
+    """One search in flight: its inputs and what the stages have found so far."""
+
+    store: CaseStore
+    models: stages.QueryModels
+    query: str
+    cfg: SearchConfig
+    runtime: SearchRuntime | None
+    response: SearchResponse
+    clock: _Clock
+    lists: list[str]
+    doc_filter: set[str] | None
+    visible: dict[str, int] = field(default_factory=dict)
+    rankings: dict[str, list[str]] = field(default_factory=dict)
+    best_window: dict[str, int] = field(default_factory=dict)  # chunk -> its passage window that matched E1 best
+    query_vectors: dict[str, Any] = field(default_factory=dict)  # list name -> the query's vector
+
+    def submit(self, fn: Callable[..., pa.Table], *args: Any) -> Future[pa.Table]:
+        return (self.runtime.io if self.runtime is not None else Inline()).submit(fn, *args)
+
+    def encode(self, name: str) -> Any:
+        model = _model(self.models, name)
+        if self.runtime is None:
+            return model.encode_queries([self.query])[0]
+        return self.runtime.encode(name, model, self.query, self.cfg.cache_queries)
+
+
 def search(
     store: CaseStore,
     models: stages.QueryModels,
@@ -66,20 +92,23 @@ def search(
     filters: SearchFilters | None = None,
     context_chars: int = 0,
     per_document: bool = False,
+    runtime: SearchRuntime | None = None,
 ) -> SearchResponse:
     """Ranked chunks (and, with `per_document`, ranked documents) for `query`.
 
     `documents` is shorthand for `filters.documents`; `context_chars` > 0 adds that much of each
-    hit's neighbouring chunks.
+    hit's neighbouring chunks. `runtime` holds the process's read threads and query cache
+    (without one, reads run inline and nothing is cached).
     """
     cfg = config or SearchConfig()
     if not query.strip():
-        raise CaseTrackError("The search query is empty.", 'Example: casetrack search --case X "termination notice"')
+        raise CaseTrackError("The search query is empty.", fix=Fix(
+            "Example", f'casetrack search --case "{store.record.name}" "termination notice"', "search_case",
+            {"query": "termination notice"}))
     if not 1 <= top_k <= cfg.max_top_k:
         raise CaseTrackError(f"top_k must be between 1 and {cfg.max_top_k}.", "Use --top-k 10.")
     response = SearchResponse(query=query, case=store.record.name, stages_skipped=dict(models.skipped))
     clock = _Clock(response.timings_ms)
-    visible = store.visible()
     wanted = filters or SearchFilters()
     if documents:
         wanted = replace(wanted, documents=tuple(documents))
@@ -87,99 +116,115 @@ def search(
     if doc_filter is not None and not doc_filter:
         response.warnings.append("No document in this case matches the filters.")
         return response
-    lists = [name for name in cfg.lists_for(store.record.language) if name == "bm25" or _model(models, name) is not None]
+    lists = [name for name in cfg.lists_for(store.record.language) if name == BM25 or _model(models, name) is not None]
+    run = _Run(store, models, query, cfg, runtime, response, clock, lists, doc_filter, store.visible())
+    table, rows = _recall(run)
+    fused = _fuse(run, table)
+    if cfg.boost and fused:  # stage 3: exact-match boost
+        _boost(fused, rows, query, store.record.language, cfg)
+        response.stages_used.append("boost")
+        clock.lap("boost")
+    if cfg.rerank and models.late is not None and models.late_codec and fused:  # stage 4: late interaction
+        _rerank(fused, store, models, query, cfg)
+        response.stages_used.append("rerank")
+        clock.lap("rerank")
+    _page(run, sorted(fused.items(), key=lambda kv: kv[1], reverse=True), top_k, offset, context_chars, per_document)
+    clock.total()
+    return response
 
-    # -- stage 1: recall ----------------------------------------------------------------------
-    rankings: dict[str, list[str]] = {}
+
+def _recall(run: _Run) -> tuple[pa.Table, list[dict[str, Any]]]:
+    """Stage 1: BM25 and E1 nearest neighbours gather the candidates; returns one row per
+    candidate with the columns ranking needs, and (chunk_id, text) rows for boost."""
+    store, cfg, response, lists = run.store, run.cfg, run.response, run.lists
     candidates: list[str] = []
-    best_window: dict[str, int] = {}  # chunk -> its passage window that matched E1 best
     # Only what ranking needs is read for every candidate (each column is a random read per
     # row); text and provenance are read for the page of results at the end.
     base = ["chunk_id", "text"] if cfg.boost else ["chunk_id"]
-    columns = base + [c for name in lists if name != "bm25" for c in _LIST_COLUMNS[name]]
+    columns = base + [c for name in lists if name != BM25 for c in _LIST_COLUMNS[name]]
     if "dense" in lists and cfg.dense_windows:
         columns.append(lt.WINDOW_VECTORS)
     bm25_rows: Future[pa.Table] | None = None
-    if "bm25" in lists:
-        hits = store.bm25.search(query, cfg.bm25_candidates, doc_filter)
-        rankings["bm25"] = [h.chunk_id for h in hits if visible.get(h.doc_id) == gen_of_chunk(h.chunk_id)]
-        candidates += rankings["bm25"]
-        response.stages_used.append("bm25")
+    if BM25 in lists:
+        hits = store.bm25.search(run.query, cfg.bm25_candidates, run.doc_filter)
+        run.rankings[BM25] = [h.chunk_id for h in hits if run.visible.get(h.doc_id) == gen_of_chunk(h.chunk_id)]
+        candidates += run.rankings[BM25]
+        response.stages_used.append(BM25)
         # Read the BM25 candidates' ranking columns while the query is encoded and the ANN runs
         # (LanceDB and onnxruntime release the GIL: the two overlap on two cores).
-        bm25_rows = _IO.submit(store.lance.fetch_table, list(rankings["bm25"]), columns)
-        clock.lap("bm25")
-    query_vectors: dict[str, Any] = {}
-    for name in lists:
-        if name != "bm25":
-            query_vectors[name] = _encode_query(models, name, query, cfg.cache_queries)
+        bm25_rows = run.submit(store.lance.fetch_table, list(run.rankings[BM25]), columns)
+        run.clock.lap(BM25)
+    query_vectors = {name: run.encode(name) for name in lists if name != BM25}
     if "dense" in query_vectors:
-        clock.lap("embed_query")
+        run.clock.lap("embed_query")
     parts: list[pa.Table] = []
-    if "dense" in query_vectors and (cfg.dense_recall or "bm25" not in lists):
-        where = lt.sql_in("doc_id", sorted(doc_filter)) if doc_filter else None
+    if "dense" in query_vectors and (cfg.dense_recall or BM25 not in lists):
+        where = lt.sql_in("doc_id", sorted(run.doc_filter)) if run.doc_filter else None
         near = store.lance.dense_search(query_vectors["dense"], cfg.dense_candidates, where, columns)
         if near.num_rows:
-            keep = [visible.get(d) == g for d, g in zip(near.column("doc_id").to_pylist(),
-                                                        near.column("gen").to_pylist(), strict=True)]
+            keep = [run.visible.get(d) == g for d, g in zip(near.column("doc_id").to_pylist(),
+                                                            near.column("gen").to_pylist(), strict=True)]
             near = near.filter(pa.array(keep))
             candidates += near.column("chunk_id").to_pylist()
             parts.append(near)
-        clock.lap("dense")
-    candidates = list(dict.fromkeys(candidates))
-
-    # -- stage 2: every list ranks the candidate set; weighted RRF ----------------------------
+        run.clock.lap("dense")
     if bm25_rows is not None:
         parts.insert(0, bm25_rows.result())
-    table = _candidate_table(store, candidates, parts, columns)
-    ids = table.column("chunk_id").to_pylist()
+    table = _candidate_table(store, list(dict.fromkeys(candidates)), parts, columns)
+    run.query_vectors = query_vectors
     boosting = cfg.boost and "text" in table.column_names  # no text column: no chunks yet
+    ids = table.column("chunk_id").to_pylist()
     rows = table.select(base).to_pylist() if boosting else [{"chunk_id": c, "text": ""} for c in ids]
+    run.clock.lap("fetch_candidates")
+    return table, rows
+
+
+def _fuse(run: _Run, table: pa.Table) -> dict[str, float]:
+    """Stage 2: every list ranks the whole candidate set from stored vectors; weighted RRF."""
+    response, cfg = run.response, run.cfg
+    ids = table.column("chunk_id").to_pylist()
 
     def column(name: str) -> Any:
         return table.column(name) if name in table.column_names else None
 
-    clock.lap("fetch_candidates")
-    for name, vector in query_vectors.items():
+    for name, vector in run.query_vectors.items():
         if name == "sparse":
             scores = stages.sparse_scores(vector, ids, column(lt.SPARSE_IDS), column(lt.SPARSE_VALUES))
         elif name == "dense" and cfg.dense_windows:
-            windowed = stages.windowed_dense_scores(vector, ids, column("vector"), column(lt.WINDOW_VECTORS))
-            scores, best_window = windowed.scores, windowed.best_window
+            windowed = stages.windowed_dense_scores(vector, ids, column(lt.VECTOR), column(lt.WINDOW_VECTORS))
+            scores, run.best_window = windowed.scores, windowed.best_window
             if windowed.with_windows:
                 response.stages_used.append("dense_windows")
             elif scores:
                 response.stages_skipped["dense_windows"] = (
                     "this case's chunks were embedded before passage windows: run "
-                    f'`casetrack reembed --case "{store.record.name}"` to add them'
+                    f'`casetrack reembed --case "{run.store.record.name}"` to add them'
                 )
         else:
             scores = stages.dense_scores(vector, ids, column(_LIST_COLUMNS[name][0]))
-        rankings[name] = stages.rank_by(scores)
+        run.rankings[name] = stages.rank_by(scores)
         if name != "dense":
             response.stages_used.append(name)
-        clock.lap(name)
-    if "dense" in rankings:
-        response.stages_used.insert(1 if "bm25" in rankings else 0, "dense")
-    fused = dict(reciprocal_rank_fusion(rankings, k=cfg.rrf_k, weights=cfg.weights))
-    if len(rankings) > 1:
+        run.clock.lap(name)
+    if "dense" in run.rankings:
+        response.stages_used.insert(1 if BM25 in run.rankings else 0, "dense")
+    fused = dict(reciprocal_rank_fusion(run.rankings, k=cfg.rrf_k, weights=cfg.weights))
+    if len(run.rankings) > 1:
         response.stages_used.append("rrf")
-    clock.lap("fuse")
+    run.clock.lap("fuse")
+    return fused
 
-    # -- stage 3: exact-match boost -----------------------------------------------------------
-    if cfg.boost and fused:
-        _boost(fused, rows, query, store.record.language, cfg)
-        response.stages_used.append("boost")
-        clock.lap("boost")
 
-    # -- stage 4: late-interaction rerank ------------------------------------------------------
-    if cfg.rerank and models.late is not None and models.late_codec and fused:
-        _rerank(fused, store, models, query, cfg)
-        response.stages_used.append("rerank")
-        clock.lap("rerank")
-
-    ordered = sorted(fused.items(), key=lambda kv: kv[1], reverse=True)
-    documents_by_id = {e.doc_id: e for e in store.documents()}
+def _page(
+    run: _Run, ordered: list[tuple[str, float]], top_k: int, offset: int, context_chars: int, per_document: bool
+) -> None:
+    """The page of hits (text, provenance, snippet, optional context) and the per-document view."""
+    store, response = run.store, run.response
+    entries = store.documents()
+    documents_by_id = {e.doc_id: e for e in entries}
+    # The case's size for a summary line, from the journal already read (no second pass).
+    response.case_documents = len(entries)
+    response.case_chunks = sum(e.expected_chunks for e in entries)
     shown = ordered if per_document else ordered[offset : offset + top_k]
     fetched = store.lance.fetch_chunks([c for c, _ in shown])
 
@@ -191,7 +236,7 @@ def search(
             score=round(score, 6),
             provenance=provenance(row, documents_by_id),
             snippet=best_snippet(
-                row["text"], query, store.bm25.analyzer, focus=_window(row["text"], best_window.get(chunk_id))
+                row["text"], run.query, store.bm25.analyzer, focus=_window(row["text"], run.best_window.get(chunk_id))
             ),
         )
 
@@ -201,9 +246,7 @@ def search(
     if per_document:
         everything = [hit(c, s) for c, s in ordered if c in fetched]
         response.documents = by_document(everything, top_k)
-    clock.lap("fetch")
-    clock.total()
-    return response
+    run.clock.lap("fetch")
 
 
 def _candidate_table(store: CaseStore, candidates: list[str], parts: list[pa.Table], columns: list[str]) -> pa.Table:
@@ -235,31 +278,7 @@ def _window(text: str, index: int | None) -> tuple[int, int] | None:
 
 
 def _model(models: stages.QueryModels, name: str) -> Any:
-    return {"dense": models.dense, "e7": models.e7, "sparse": models.sparse}[name]
-
-
-def _encode_query(models: stages.QueryModels, name: str, query: str, cache: bool = True) -> Any:
-    """The query's vector for list `name`, from a small cache: paging (`offset`), the
-    per-document view and a model asking again all repeat a query (E1 costs ~10-15 ms)."""
-    model = _model(models, name)
-    if not cache:
-        return model.encode_queries([query])[0]
-    key = (name, str(getattr(model, "fingerprint", id(model))), query)
-    with _QUERY_CACHE_LOCK:
-        if key in _QUERY_CACHE:
-            _QUERY_CACHE.move_to_end(key)
-            return _QUERY_CACHE[key]
-    vector = model.encode_queries([query])[0]
-    with _QUERY_CACHE_LOCK:
-        _QUERY_CACHE[key] = vector
-        while len(_QUERY_CACHE) > _QUERY_CACHE_SIZE:
-            _QUERY_CACHE.popitem(last=False)
-    return vector
-
-
-_QUERY_CACHE: OrderedDict[tuple[str, str, str], Any] = OrderedDict()
-_QUERY_CACHE_LOCK = threading.Lock()
-_QUERY_CACHE_SIZE = 256
+    return getattr(models, _MODEL_FIELD[name])
 
 
 def _boost(fused: dict[str, float], rows: list[dict[str, Any]], query: str, language: str, cfg: SearchConfig) -> None:

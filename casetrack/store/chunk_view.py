@@ -9,17 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from casetrack.domain import ExtractionMethod, Provenance
+from casetrack.domain.views import ChunkBrief, ChunkView, source_json
 from casetrack.errors import CaseTrackError
-from casetrack.search.output import source_json
-from casetrack.search.results import provenance
 from casetrack.store.case_store import CaseStore, chunk_id_for
+from casetrack.store.journal import JournalEntry
 from casetrack.store.lance_tables import RESULT_COLUMNS
 
 MAX_NEIGHBOURS = 10
 CHUNK_HINT = "chunk ids come from search_case results"
 
 
-def get_chunk(store: CaseStore, chunk_id: str, neighbours: int = 1) -> dict[str, Any]:
+def get_chunk(store: CaseStore, chunk_id: str, neighbours: int = 1) -> ChunkView:
     """A committed chunk with its citation, provenance and up to `neighbours` chunks each side.
 
     Returns: chunk_id, document, document_id, seq (0-based position in the document),
@@ -43,7 +44,7 @@ def get_chunk(store: CaseStore, chunk_id: str, neighbours: int = 1) -> dict[str,
     wanted = [s for s in range(seq - neighbours, seq + neighbours + 1) if s != seq and 0 <= s < count]
     near = store.lance.fetch_chunks([chunk_id_for(doc_id, gen, s) for s in wanted], RESULT_COLUMNS)
 
-    def brief(r: dict[str, Any]) -> dict[str, Any]:
+    def brief(r: dict[str, Any]) -> ChunkBrief:
         return {"chunk_id": r["chunk_id"], "text": r["text"], "citation": provenance(r, documents).citation()}
 
     rows = sorted(near.values(), key=lambda r: int(r["seq"]))
@@ -61,3 +62,29 @@ def get_chunk(store: CaseStore, chunk_id: str, neighbours: int = 1) -> dict[str,
         "before": [brief(r) for r in rows if int(r["seq"]) < seq],
         "after": [brief(r) for r in rows if int(r["seq"]) > seq],
     }
+
+
+def provenance(row: dict[str, object], documents: dict[str, JournalEntry]) -> Provenance:
+    """A stored chunk row's provenance, its document named from the journal entries given."""
+
+    def num(key: str) -> int:
+        value = row.get(key)
+        return int(value) if isinstance(value, int) else 0
+
+    page = row.get("page")
+    confidence = row.get("ocr_confidence")
+    entry = documents.get(str(row["doc_id"]))
+    return Provenance(
+        document=entry.name if entry else str(row["doc_id"]),
+        document_id=str(row["doc_id"]),
+        page=int(page) if isinstance(page, int) else None,
+        paragraph_start=num("paragraph_start"),
+        paragraph_end=num("paragraph_end"),
+        line_start=num("line_start"),
+        line_end=num("line_end"),
+        char_start=num("char_start"),
+        char_end=num("char_end"),
+        extraction_method=ExtractionMethod(str(row.get("extraction_method") or "native")),
+        ocr_confidence=float(confidence) if isinstance(confidence, float) else None,
+        lines_citable=not (entry and entry.meta.get("file_type") == "docx"),
+    )

@@ -1,8 +1,7 @@
 """The documents of one case: find one by name or id, describe it, list them all.
 
-Only committed documents exist here (what search shows). Field names follow
-`CaseTrack.case_summary`: document_id, name, file_type, pages, chunks, needs_ocr_pages,
-source_path, sha256.
+Only committed documents exist here (what search shows). The records are `DocumentSummary` and
+`DocumentDetails` (domain/views.py), whose keys are the `--json` and MCP interface.
 """
 
 from __future__ import annotations
@@ -11,28 +10,31 @@ import difflib
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from casetrack.errors import CaseTrackError, DocumentNotFoundError
+from casetrack.domain.cases import DOCUMENT_SORTS, DocumentSort
+from casetrack.domain.views import DocumentDetails, DocumentSummary
+from casetrack.errors import CaseTrackError, DocumentNotFoundError, list_documents_fix
 from casetrack.store.case_store import CaseStore
 from casetrack.store.journal import JournalEntry
 from casetrack.store.lance_tables import CHUNKS, sql_str
 
-SortBy = Literal["name", "date", "pages", "type"]
-SORT_KEYS: tuple[str, ...] = ("name", "date", "pages", "type")
-LIST_HINT = "list_documents shows the names"
+SortBy = DocumentSort
+SORT_KEYS: tuple[str, ...] = DOCUMENT_SORTS
 
 
 def resolve_document(store: CaseStore, name_or_id: str) -> JournalEntry:
-    """The committed document called `name_or_id`.
+    """The committed document called `name_or_id`: the one resolver for every surface (tools,
+    CLI, search filters).
 
     Tried in order: exact id, exact name, name ignoring case, unique name prefix, unique name
     substring (both ignoring case). Otherwise DocumentNotFoundError with close names.
     """
     raw = name_or_id.strip()
     docs = store.documents()
+    fix = list_documents_fix(store.record.name)
     if not raw:
-        raise DocumentNotFoundError("No document name was given.", LIST_HINT)
+        raise DocumentNotFoundError("No document name was given.", fix=fix)
     for entry in docs:
         if entry.doc_id == raw:
             return entry
@@ -56,12 +58,17 @@ def resolve_document(store: CaseStore, name_or_id: str) -> JournalEntry:
         more = f" and {len(several) - 5} more" if len(several) > 5 else ""
         raise DocumentNotFoundError(
             f"'{raw}' matches {len(several)} documents in case '{case}': {names}{more}. Use the full name or the id.",
-            LIST_HINT,
+            fix=fix,
         )
     folded = {e.name.casefold(): e.name for e in docs}
     close = [folded[c] for c in difflib.get_close_matches(key, list(folded), n=3, cutoff=0.4)]
     suggestion = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-    raise DocumentNotFoundError(f"No document named '{raw}' in case '{case}'.{suggestion}", LIST_HINT)
+    raise DocumentNotFoundError(f"No document named '{raw}' in case '{case}'.{suggestion}", fix=fix)
+
+
+def resolve_documents(store: CaseStore, names: list[str]) -> set[str]:
+    """The doc ids of several documents (names, ids or unique name fragments), as `resolve_document`."""
+    return {resolve_document(store, name).doc_id for name in names}
 
 
 def _iso(timestamp: Any) -> str | None:
@@ -70,7 +77,7 @@ def _iso(timestamp: Any) -> str | None:
     return datetime.fromtimestamp(float(timestamp), UTC).isoformat(timespec="seconds")
 
 
-def _summary(entry: JournalEntry) -> dict[str, Any]:
+def document_summary(entry: JournalEntry) -> DocumentSummary:
     """What the journal knows about a document (no LanceDB read)."""
     meta = entry.meta
     size = meta.get("size_bytes")
@@ -101,7 +108,7 @@ def _extraction_methods(store: CaseStore, entry: JournalEntry) -> dict[str, int]
     return dict(Counter(str(m or "native") for m in column.to_pylist()))
 
 
-def document_details(store: CaseStore, entry: JournalEntry) -> dict[str, Any]:
+def document_details(store: CaseStore, entry: JournalEntry) -> DocumentDetails:
     """Everything known about one document.
 
     Keys: document_id, name, file_type, pages, chunks, needs_ocr_pages, source_path, sha256,
@@ -109,21 +116,23 @@ def document_details(store: CaseStore, entry: JournalEntry) -> dict[str, Any]:
     size; else None), extraction_method ("native", "ocr", ... or "mixed"; None without chunks),
     extraction_methods (method -> chunk count), source_exists, generation, warnings.
     """
-    out = _summary(entry)
+    summary = document_summary(entry)
     source = Path(entry.source_path) if entry.source_path else None
     exists = bool(source and source.is_file())
-    if out["size_bytes"] is None and source is not None and exists:
-        out["size_bytes"] = source.stat().st_size
+    if summary["size_bytes"] is None and source is not None and exists:
+        summary["size_bytes"] = source.stat().st_size
     methods = _extraction_methods(store, entry)
-    out["extraction_method"] = next(iter(methods)) if len(methods) == 1 else ("mixed" if methods else None)
-    out["extraction_methods"] = methods
-    out["source_exists"] = exists
-    out["generation"] = entry.gen
-    out["warnings"] = list(entry.meta.get("warnings") or [])
-    return out
+    return {
+        **summary,
+        "extraction_method": next(iter(methods)) if len(methods) == 1 else ("mixed" if methods else None),
+        "extraction_methods": methods,
+        "source_exists": exists,
+        "generation": entry.gen,
+        "warnings": list(entry.meta.get("warnings") or []),
+    }
 
 
-def list_documents(store: CaseStore, sort_by: SortBy = "name") -> list[dict[str, Any]]:
+def list_documents(store: CaseStore, sort_by: SortBy = "name") -> list[DocumentSummary]:
     """Every committed document (keys as in `case_summary` plus ingested_at and size_bytes).
 
     sort_by: "name" (A-Z, ignoring case), "date" (newest ingest first), "pages" (most pages
@@ -146,4 +155,4 @@ def list_documents(store: CaseStore, sort_by: SortBy = "name") -> list[dict[str,
         entries.sort(key=lambda e: (str(e.meta.get("file_type") or ""), *name(e)))
     else:
         entries.sort(key=name)
-    return [_summary(e) for e in entries]
+    return [document_summary(e) for e in entries]

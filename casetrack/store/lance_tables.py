@@ -18,6 +18,8 @@ import numpy as np
 import pyarrow as pa
 from lancedb.index import BTree, HnswSq
 
+from casetrack.domain.slots import SLOT_ORDER, SLOTS, presence_column
+
 CHUNKS = "chunks"
 DOCUMENTS = "documents"
 
@@ -31,19 +33,19 @@ REINDEX_UNINDEXED_SHARE = 0.1
 MAX_SMALL_FRAGMENTS = 16
 
 
-# Embedding columns beyond E1's `vector`, added to the table the first time a model fills them
-# (older rows read as null: those chunks lack that embedding until `casetrack reembed`).
-E7_VECTOR = "vector_e7"
-SPARSE_IDS = "sparse_ids"
-SPARSE_VALUES = "sparse_vals"
-LATE_VECTORS = "li_vecs"
-LATE_COUNT = "li_count"
+# Embedding columns (names from the slot table, domain/slots.py). Columns beyond E1's `vector`
+# are added to the table the first time a model fills them (older rows read as null: those chunks
+# lack that embedding until `casetrack reembed`).
+VECTOR = SLOTS["E1"].columns[0]
+E7_VECTOR = SLOTS["E7"].columns[0]
+SPARSE_IDS, SPARSE_VALUES = SLOTS["E6"].columns
+LATE_VECTORS, LATE_COUNT = SLOTS["E12"].columns
 # E1 vectors of a chunk's passage windows (chunk/windows.py): float16 bytes, b"" when the chunk
 # is its own only window, null when the chunk was embedded before windows existed.
 WINDOW_VECTORS = "vector_win"
-EMBEDDING_COLUMNS = ("vector", E7_VECTOR, SPARSE_IDS, SPARSE_VALUES, LATE_VECTORS, LATE_COUNT, WINDOW_VECTORS)
+EMBEDDING_COLUMNS = (VECTOR, E7_VECTOR, SPARSE_IDS, SPARSE_VALUES, LATE_VECTORS, LATE_COUNT, WINDOW_VECTORS)
 # The column that shows whether a chunk has a slot's embedding (null: it does not).
-SLOT_COLUMN = {"E1": "vector", "E7": E7_VECTOR, "E6": SPARSE_IDS, "E12": LATE_VECTORS}
+SLOT_COLUMN = {slot: presence_column(slot) for slot in SLOT_ORDER}
 
 
 def chunk_schema(dim: int) -> pa.Schema:
@@ -66,7 +68,7 @@ def chunk_schema(dim: int) -> pa.Schema:
             pa.field("token_count", pa.int32()),
             pa.field("extraction_method", pa.string()),
             pa.field("ocr_confidence", pa.float32()),
-            pa.field("vector", pa.list_(pa.float32(), dim)),
+            pa.field(VECTOR, pa.list_(pa.float32(), dim)),
         ]
     )
 
@@ -237,12 +239,12 @@ class LanceTables:
         if ("chunk_id",) not in existing:
             table.create_index("chunk_id", config=BTree())
             done.append("chunk_id index")
-        if ("vector",) not in existing:
+        if (VECTOR,) not in existing:
             partitions = max(1, int(rows**0.5 / 4))
-            table.create_index("vector", config=HnswSq(distance_type="cosine", num_partitions=partitions))
+            table.create_index(VECTOR, config=HnswSq(distance_type="cosine", num_partitions=partitions))
             done.append(f"vector index ({rows} rows)")
         else:
-            stats = table.index_stats(existing[("vector",)].name)
+            stats = table.index_stats(existing[(VECTOR,)].name)
             unindexed = int(getattr(stats, "num_unindexed_rows", 0) or 0)
             if unindexed > REINDEX_UNINDEXED_SHARE * rows:
                 table.optimize()
@@ -354,7 +356,7 @@ class LanceTables:
             return pa.table({"chunk_id": pa.array([], pa.string())})
         have = set(table.schema.names)
         wanted = list(dict.fromkeys(["chunk_id", "doc_id", "gen", *(c for c in columns or [] if c in have)]))
-        query = table.search(vector.astype(np.float32), vector_column_name="vector").metric("cosine")
+        query = table.search(vector.astype(np.float32), vector_column_name=VECTOR).metric("cosine")
         if where:
             query = query.where(where, prefilter=True)
         return query.select([*wanted, "_distance"]).limit(limit).to_arrow()

@@ -12,35 +12,14 @@ import sqlite3
 import time
 import uuid
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 
-from casetrack.errors import CaseExistsError, CaseNotFoundError, CaseTrackError
+from casetrack.domain.cases import CASE_TYPES, LANGUAGES, CaseStatus
+from casetrack.domain.views import CaseJson
+from casetrack.errors import CaseExistsError, CaseNotFoundError, CaseTrackError, Fix
 from casetrack.store.sqlite_util import connect, migrate
 
-
-class CaseStatus(StrEnum):
-    ACTIVE = "active"
-    CLOSED = "closed"
-    ARCHIVED = "archived"
-
-
-CASE_TYPES = (
-    "civil",
-    "criminal",
-    "family",
-    "bankruptcy",
-    "contract",
-    "employment",
-    "personal_injury",
-    "real_estate",
-    "intellectual_property",
-    "immigration",
-    "tax",
-    "administrative",
-    "other",
-)
-LANGUAGES = ("en", "pt")
+_LIST_CASES = Fix("List cases", "casetrack case list", "list_cases")
 
 _MIGRATIONS = [
     """
@@ -68,7 +47,7 @@ class CaseRecord:
     created_at: float
     updated_at: float
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> CaseJson:
         return {
             "id": self.id,
             "name": self.name,
@@ -99,7 +78,8 @@ class CaseRegistry:
     def create(self, name: str, case_type: str = "other", language: str = "en") -> CaseRecord:
         name = " ".join(name.split())
         if not name:
-            raise CaseTrackError("A case needs a name.", 'Example: casetrack case create "Smith v. Jones"')
+            raise CaseTrackError("A case needs a name.", fix=Fix("Example", 'casetrack case create "Smith v. Jones"',
+                                                          "create_case", {"name": "Smith v. Jones"}))
         if case_type not in CASE_TYPES:
             raise CaseTrackError(
                 f"Unknown case type '{case_type}'.", f"Use one of: {', '.join(CASE_TYPES)}."
@@ -120,7 +100,8 @@ class CaseRegistry:
             shutil.rmtree(self.case_dir(record.id), ignore_errors=True)
             raise CaseExistsError(
                 f"A case named '{name}' already exists.",
-                f'Use it (casetrack case info "{name}") or pick another name.',
+                fix=Fix("Pick another name, or look at the existing case", f'casetrack case info "{name}"',
+                        "get_case_info", {"case_name": name}),
             ) from e
         return record
 
@@ -160,13 +141,13 @@ class CaseRegistry:
         close += [n for n in by_key if _name_key(key) in n and n not in close]
         if close:
             suggestions = ", ".join(f"'{by_key[c]}'" for c in close[:3])
-            return CaseNotFoundError(f"No case named '{key}'. Did you mean {suggestions}?", "List cases: casetrack case list")
+            return CaseNotFoundError(f"No case named '{key}'. Did you mean {suggestions}?", fix=_LIST_CASES)
         if not names:
             return CaseNotFoundError(
                 f"No case named '{key}': there are no cases yet.",
-                f'Create one: casetrack case create "{key}"',
+                fix=Fix("Create one", f'casetrack case create "{key}"', "create_case", {"name": key}),
             )
-        return CaseNotFoundError(f"No case named '{key}'.", "List cases: casetrack case list")
+        return CaseNotFoundError(f"No case named '{key}'.", fix=_LIST_CASES)
 
     def touch(self, case_id: str) -> None:
         self._conn.execute("UPDATE cases SET updated_at = ? WHERE id = ?", (time.time(), case_id))

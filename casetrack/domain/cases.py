@@ -1,0 +1,44 @@
+"""Case vocabulary, declared once: types, languages, statuses and document sort orders.
+
+The CLI's choices, the MCP tools' enums and the registry's checks all come from here.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal, get_args
+
+CaseType = Literal[
+    "civil",
+    "criminal",
+    "family",
+    "bankruptcy",
+    "contract",
+    "employment",
+    "personal_injury",
+    "real_estate",
+    "intellectual_property",
+    "immigration",
+    "tax",
+    "administrative",
+    "other",
+]
+CASE_TYPES: tuple[str, ...] = get_args(CaseType)
+
+Language = Literal["en", "pt"]
+LANGUAGES: tuple[str, ...] = get_args(Language)
+
+CaseStatusName = Literal["active", "closed", "archived"]
+
+
+class CaseStatus(StrEnum):
+    ACTIVE = "active"
+    CLOSED = "closed"
+    ARCHIVED = "archived"
+
+
+DocumentSort = Literal["name", "date", "pages", "type"]
+DOCUMENT_SORTS: tuple[str, ...] = get_args(DocumentSort)
+
+EntityType = Literal["person", "court", "statute", "case_citation", "organization", "any"]
+ENTITY_TYPES: tuple[str, ...] = get_args(EntityType)

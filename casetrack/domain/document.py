@@ -1,0 +1,104 @@
+"""Parsed documents: pages with the exact character spans of their lines and paragraphs.
+
+Offsets are the backbone of provenance. Every parser produces, per page, one text string
+(`Page.text`) plus the exact character spans of its lines and paragraphs inside that string.
+Chunks are contiguous character ranges of one page's text, so a chunk's line and paragraph
+ranges are derived from its offsets and can never drift from the text it carries.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class ExtractionMethod(StrEnum):
+    NATIVE = "native"  # text layer of a PDF, DOCX XML, plain text
+    OCR = "ocr"  # tesseract (later issue)
+    NONE = "none"  # nothing usable: the page needs OCR or is blank
+
+
+class ParagraphKind(StrEnum):
+    BODY = "body"
+    HEADING = "heading"
+    LIST_ITEM = "list_item"
+    TABLE = "table"
+    FOOTNOTE = "footnote"
+
+
+class FileType(StrEnum):
+    PDF = "pdf"
+    DOCX = "docx"
+    TEXT = "text"
+    MARKDOWN = "markdown"
+    RTF = "rtf"
+    IMAGE = "image"
+
+
+@dataclass(frozen=True)
+class Span:
+    """A half-open character range [start, end) into `Page.text` with a 1-based number."""
+
+    number: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Paragraph(Span):
+    kind: ParagraphKind = ParagraphKind.BODY
+
+
+@dataclass(frozen=True)
+class Page:
+    """One unit of citation.
+
+    `number` is the 1-based page number for paged formats (PDF, images, DOCX with rendered page
+    breaks) and None for formats without pages (TXT, MD, most DOCX). `lines` and `paragraphs`
+    are sorted by `start` and lie inside `text`. Line numbers restart at 1 on each page;
+    paragraph numbers restart on each page for paged formats and run through the whole
+    document otherwise.
+    """
+
+    number: int | None
+    text: str
+    lines: tuple[Span, ...]
+    paragraphs: tuple[Paragraph, ...]
+    extraction_method: ExtractionMethod = ExtractionMethod.NATIVE
+    needs_ocr: bool = False
+    ocr_confidence: float | None = None
+
+    def line_at(self, offset: int) -> Span | None:
+        return _span_at(self.lines, offset)
+
+    def paragraph_at(self, offset: int) -> Paragraph | None:
+        found = _span_at(self.paragraphs, offset)
+        return found if isinstance(found, Paragraph) else None
+
+
+def _span_at(spans: tuple[Span, ...], offset: int) -> Span | None:
+    """The span containing `offset`, else the last span starting before it."""
+    if not spans:
+        return None
+    starts = [s.start for s in spans]
+    i = bisect.bisect_right(starts, offset) - 1
+    return spans[max(i, 0)]
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    """What a parser returns: pages plus document-level facts."""
+
+    file_type: FileType
+    pages: tuple[Page, ...]
+    title: str | None = None
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def page_count(self) -> int:
+        return sum(1 for p in self.pages if p.number is not None)
+
+    @property
+    def needs_ocr_pages(self) -> list[int]:
+        return [p.number for p in self.pages if p.needs_ocr and p.number is not None]

@@ -1,0 +1,82 @@
+"""Where a passage came from, precise enough to cite, and the chunk before it is stored."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from casetrack.domain.document import ExtractionMethod
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a chunk came from, precise enough to cite."""
+
+    document: str
+    document_id: str
+    page: int | None
+    paragraph_start: int
+    paragraph_end: int
+    line_start: int
+    line_end: int
+    char_start: int
+    char_end: int
+    extraction_method: ExtractionMethod
+    ocr_confidence: float | None = None
+    # DOCX "lines" are explicit line breaks, not the lines Word lays out on screen: citing them
+    # would send the reader to the wrong place, so DOCX citations stop at the paragraph.
+    lines_citable: bool = True
+
+    def citation(self) -> str:
+        """Full citation in the spec's form: `Contract.pdf, p. 12, para. 8, ll. 1-4`."""
+        parts = [self.document]
+        if self.page is not None:
+            parts.append(f"p. {self.page}")
+        if self.paragraph_start == self.paragraph_end:
+            parts.append(f"para. {self.paragraph_start}")
+        else:
+            parts.append(f"paras. {self.paragraph_start}-{self.paragraph_end}")
+        if self.line_start > 0 and self.lines_citable:
+            parts.append(
+                f"l. {self.line_start}" if self.line_start == self.line_end else f"ll. {self.line_start}-{self.line_end}"
+            )
+        return ", ".join(parts)
+
+    def citation_short(self) -> str:
+        stem = self.document.rsplit(".", 1)[0] if "." in self.document else self.document
+        if self.page is not None:
+            return f"{stem}, p. {self.page}"
+        return f"{stem}, para. {self.paragraph_start}"
+
+
+@dataclass(frozen=True)
+class ChunkDraft:
+    """A chunk before it is stored: a character range of one page plus derived provenance."""
+
+    seq: int
+    text: str
+    page: int | None
+    page_index: int  # index into ParsedDocument.pages (pages without numbers need it)
+    char_start: int
+    char_end: int
+    paragraph_start: int
+    paragraph_end: int
+    line_start: int
+    line_end: int
+    token_count: int
+    extraction_method: ExtractionMethod = ExtractionMethod.NATIVE
+    ocr_confidence: float | None = None
+
+    def provenance(self, document: str, document_id: str) -> Provenance:
+        return Provenance(
+            document=document,
+            document_id=document_id,
+            page=self.page,
+            paragraph_start=self.paragraph_start,
+            paragraph_end=self.paragraph_end,
+            line_start=self.line_start,
+            line_end=self.line_end,
+            char_start=self.char_start,
+            char_end=self.char_end,
+            extraction_method=self.extraction_method,
+            ocr_confidence=self.ocr_confidence,
+        )

@@ -1,0 +1,152 @@
+"""The records the application hands its surfaces (CLI `--json`, MCP structured output).
+
+Their keys are an interface: add keys, never rename. Declared as TypedDicts (from
+typing_extensions, which pydantic needs on Python 3.11) so the JSON the CLI prints and the MCP
+tools return is the record itself, typed end to end, with no second copy of its shape.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NotRequired
+
+from typing_extensions import TypedDict
+
+from casetrack.domain.provenance import Provenance
+
+
+class SourceJson(TypedDict):
+    """A provenance as results give it (`source` in search results and get_chunk)."""
+
+    document: str
+    document_id: str
+    page: int | None
+    paragraph_start: int
+    paragraph_end: int
+    line_start: int
+    line_end: int
+    char_start: int
+    char_end: int
+    extraction_method: str
+
+
+def source_json(p: Provenance) -> SourceJson:
+    return {
+        "document": p.document,
+        "document_id": p.document_id,
+        "page": p.page,
+        "paragraph_start": p.paragraph_start,
+        "paragraph_end": p.paragraph_end,
+        "line_start": p.line_start,
+        "line_end": p.line_end,
+        "char_start": p.char_start,
+        "char_end": p.char_end,
+        "extraction_method": p.extraction_method.value,
+    }
+
+
+class CaseJson(TypedDict):
+    """A case's registry record."""
+
+    id: str
+    name: str
+    type: str
+    language: str
+    status: str
+    created_at: float
+    updated_at: float
+
+
+class DocumentSummary(TypedDict):
+    """What the journal knows about a committed document (no LanceDB read)."""
+
+    document_id: str
+    name: str
+    file_type: str | None
+    pages: int | None
+    chunks: int
+    needs_ocr_pages: list[int]
+    source_path: str | None
+    sha256: str
+    ingested_at: str | None  # ISO 8601 UTC
+    size_bytes: int | None
+
+
+class DocumentDetails(DocumentSummary):
+    """One document in full (`get_document`, `casetrack case info --document`)."""
+
+    extraction_method: str | None  # "native", "ocr", ... or "mixed"; None without chunks
+    extraction_methods: dict[str, int]  # method -> chunk count
+    source_exists: bool
+    generation: int
+    warnings: list[str]
+
+
+class CaseSummary(CaseJson):
+    """A case with its counts and documents (`case info --json`, get_case_info)."""
+
+    directory: str
+    embedding_model: str | None
+    document_count: int
+    page_count: int
+    chunk_count: int
+    in_progress: list[str]  # documents whose ingest has not finished
+    documents: list[DocumentSummary]
+
+
+class ChunkBrief(TypedDict):
+    chunk_id: str
+    text: str
+    citation: str
+
+
+class ChunkView(TypedDict):
+    """A committed chunk with its citation and its neighbours in reading order."""
+
+    chunk_id: str
+    document: str
+    document_id: str
+    seq: int  # 0-based position in the document
+    document_chunks: int
+    text: str
+    citation: str
+    citation_short: str
+    source: SourceJson
+    before: list[ChunkBrief]
+    after: list[ChunkBrief]
+
+
+class SlotStatusJson(TypedDict):
+    slot: str
+    purpose: str
+    model: str | None
+    fingerprint: str | None
+    residency: str
+    loaded: bool
+    used_in_search: bool
+    problem: str | None
+
+
+class CaseModelStatus(TypedDict):
+    """One case's models: fingerprints used, mismatches, missing vectors, skipped stages."""
+
+    name: str
+    language: str
+    models: dict[str, dict[str, Any]]  # slot -> case.json record of the model used
+    mismatched: dict[str, str]
+    chunks_missing: dict[str, int]
+    search_skips: dict[str, str]
+    windows_missing: int
+
+
+class StatusReport(TypedDict):
+    """`casetrack status --json` (and the app part of get_status)."""
+
+    version: str
+    data_dir: str
+    models_dir: str
+    memory_mode: str
+    memory_mode_reason: str
+    loaded_models: list[str]
+    cases: int
+    slots: dict[str, list[SlotStatusJson]]  # case language -> slots
+    case: NotRequired[CaseModelStatus]

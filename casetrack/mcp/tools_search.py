@@ -1,0 +1,89 @@
+"""Reading tools: search, a passage in full, every mention of an entity."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context
+from mcp.types import CallToolResult
+from pydantic import Field
+
+from casetrack.domain.cases import EntityType
+from casetrack.domain.views import ChunkView
+from casetrack.mcp import render
+from casetrack.mcp.context import READ, CaseNameArg, ToolSet, call, result, tool_context
+from casetrack.mcp.schemas import ChunkOut, EntityOut, SearchOut
+
+tools = ToolSet()
+
+
+@tools.tool("Search case", READ,
+            "Search all documents of a case with keyword and semantic search. Every result carries its citation "
+            "(document, page, paragraph, lines) and a chunk_id for get_chunk.")
+async def search_case(
+    ctx: Context,
+    query: Annotated[str, Field(description="Question or keywords, e.g. 'What are the termination provisions?'",
+                                min_length=1, max_length=2000)],
+    top_k: Annotated[int, Field(ge=1, le=50, description="Number of results to return")] = 10,
+    document_filter: Annotated[str | None, Field(description="Only search this document (name or ID)")] = None,
+    case_name: CaseNameArg = None,
+    offset: Annotated[int, Field(ge=0, le=500, description="Skip this many results (next page)")] = 0,
+    context: Annotated[bool, Field(description="Add the end of the previous and start of the next passage")] = False,
+    by_document: Annotated[bool, Field(description="Also rank whole documents (which document says X?)")] = False,
+) -> Annotated[CallToolResult, SearchOut]:
+    tc = tool_context(ctx)
+
+    def run() -> tuple[dict[str, Any], str]:
+        from casetrack.search.output import response_json
+
+        response = tc.host.app.search(
+            tc.case_id(case_name), query, top_k=top_k, documents=[document_filter] if document_filter else None,
+            offset=offset, context_chars=300 if context else 0, per_document=by_document,
+        )
+        # The case's size comes with the response (read once by the search, not a second pass).
+        stats = f"{response.case_documents} documents, {response.case_chunks:,} chunks searched"
+        return response_json(response), stats
+
+    out, stats = await call(run)
+    return result(render.search(out, stats), SearchOut(**out))
+
+
+@tools.tool("Get passage", READ,
+            "A passage (chunk) in full by its chunk_id from search_case, with its citation and the neighbouring "
+            "passages before and after it.")
+async def get_chunk(
+    ctx: Context,
+    chunk_id: Annotated[str, Field(description="chunk_id from a search result", min_length=1)],
+    neighbours: Annotated[int, Field(ge=0, le=5, description="Passages to include before and after")] = 1,
+    case_name: CaseNameArg = None,
+) -> Annotated[CallToolResult, ChunkOut]:
+    tc = tool_context(ctx)
+
+    def run() -> dict[str, Any]:
+        cid = tc.case_id(case_name)
+        chunk: ChunkView = tc.host.app.get_chunk(cid, chunk_id, neighbours)
+        return {"case": tc.case_name(cid), **chunk}
+
+    c = await call(run)
+    return result(render.chunk(c), ChunkOut(**c))
+
+
+@tools.tool("Find entity", READ,
+            "Find every mention of a name, court, statute or case citation across a case's documents: exact "
+            "matches and close variants (OCR errors, spelling, accents).")
+async def find_entity(
+    ctx: Context,
+    entity: Annotated[str, Field(description="e.g. 'Judge Smith', '42 USC 1983', 'Miranda v. Arizona'",
+                                 min_length=1, max_length=300)],
+    entity_type: Annotated[EntityType, Field(description="Type of entity")] = "any",
+    top_k: Annotated[int, Field(ge=1, le=100, description="Most mentions to return")] = 20,
+    case_name: CaseNameArg = None,
+) -> Annotated[CallToolResult, EntityOut]:
+    tc = tool_context(ctx)
+
+    def run() -> dict[str, Any]:
+        cid = tc.case_id(case_name)
+        return {"case": tc.case_name(cid), **tc.host.app.find_entity(cid, entity, entity_type, top_k).to_json()}
+
+    out = await call(run)
+    return result(render.entities(out), EntityOut(**out))
