@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from casetrack.embed.catalog import discover_models, file_sha256, load_model_spec
-from casetrack.embed.install import TMP_DIR, InstallError, import_models, list_models, verify
+from casetrack.embed.importing import import_models
+from casetrack.embed.install import TMP_DIR, InstallError, list_models, verify
 from casetrack.embed.production import load_catalog, slot_of
 from casetrack.embed.tiers import Tier
 from tests.conftest import MODELS

@@ -7,7 +7,7 @@ from datetime import datetime
 
 import click
 
-from casetrack.cli.main import get_app
+from casetrack.cli.common import get_app
 from casetrack.domain.cases import CASE_TYPES, LANGUAGES, CaseStatus
 from casetrack.errors import CaseTrackError
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from casetrack.cli.main import EXIT_PARTIAL, get_app
+from casetrack.cli.common import EXIT_PARTIAL, get_app
 from casetrack.ingest.files import discover_files
 
 if TYPE_CHECKING:  # the pipeline pulls in LanceDB and the parsers: not for `casetrack --help`

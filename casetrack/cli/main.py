@@ -5,29 +5,13 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from typing import Any
 
 import click
 
 from casetrack import __version__
-from casetrack.errors import CaseTrackError
+from casetrack.cli.common import CaseTrackGroup
 
-EXIT_ERROR = 1
-EXIT_PARTIAL = 3  # a batch finished but some files failed
-
-
-class CaseTrackGroup(click.Group):
-    """Turns user-facing errors into one clear message (and its fix) instead of a traceback."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except CaseTrackError as e:
-            click.secho(f"Error: {e.message}", fg="red", err=True)
-            if e.hint:
-                click.echo(f"  {e.hint}", err=True)
-            ctx.exit(EXIT_ERROR)
-
+__all__ = ["CaseTrackGroup", "cli", "main"]
 
 def _configure_logging(verbose: int) -> None:
     level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
@@ -66,19 +50,6 @@ def cli(
     from casetrack.config import resolve_settings
 
     ctx.obj = resolve_settings(data_dir, models_dir, environ={}, memory_mode=memory_mode)
-
-
-def get_app(ctx: click.Context) -> Any:
-    """The application core, built on first use and closed when the command ends."""
-    root = ctx.find_root()
-    app = root.meta.get("casetrack.app")
-    if app is None:
-        from casetrack.app import CaseTrack
-
-        app = CaseTrack(root.obj)
-        root.meta["casetrack.app"] = app
-        root.call_on_close(app.close)
-    return app
 
 
 def _register() -> None:

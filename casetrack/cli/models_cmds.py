@@ -124,7 +124,7 @@ def download_cmd(
 @click.pass_context
 def import_cmd(ctx: click.Context, directory: Path, model_id: str | None, as_json: bool) -> None:
     """Install models from DIRECTORY: model folders (like the offline pack) or hub files."""
-    from casetrack.embed.install import import_models
+    from casetrack.embed.importing import import_models
 
     results = import_models(directory, _settings(ctx).models_dir, model_id)
     _report(results, [], as_json)

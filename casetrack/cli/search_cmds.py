@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from casetrack.cli.main import get_app
+from casetrack.cli.common import get_app
 from casetrack.domain import SearchResponse
 from casetrack.errors import CaseExistsError
 from casetrack.search.output import response_json

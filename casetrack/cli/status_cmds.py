@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from casetrack.cli.main import get_app
+from casetrack.cli.common import get_app
 
 
 @click.command("status")
