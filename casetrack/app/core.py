@@ -162,7 +162,7 @@ class CaseTrack:
         return self.registry.get(record.id)
 
     def case_summary(self, name_or_id: str) -> CaseSummary:
-        from casetrack.store.documents import document_summary
+        from casetrack.store.documents import case_document
 
         with self.reading(name_or_id) as store:
             docs = store.documents()
@@ -174,7 +174,7 @@ class CaseTrack:
                 "page_count": sum(int(e.meta.get("page_count") or 0) for e in docs),
                 "chunk_count": sum(e.expected_chunks for e in docs),
                 "in_progress": [e.name for e in store.journal.unfinished()],
-                "documents": [document_summary(e) for e in docs],
+                "documents": [case_document(e) for e in docs],
             }
 
     # -- documents and passages ------------------------------------------------------------------

@@ -56,8 +56,8 @@ class CaseJson(TypedDict):
     updated_at: float
 
 
-class DocumentSummary(TypedDict):
-    """What the journal knows about a committed document (no LanceDB read)."""
+class CaseDocument(TypedDict):
+    """A committed document as the case's summary lists it (from the journal, no LanceDB read)."""
 
     document_id: str
     name: str
@@ -67,6 +67,11 @@ class DocumentSummary(TypedDict):
     needs_ocr_pages: list[int]
     source_path: str | None
     sha256: str
+
+
+class DocumentSummary(CaseDocument):
+    """A committed document as list_documents gives it."""
+
     ingested_at: str | None  # ISO 8601 UTC
     size_bytes: int | None
 
@@ -90,7 +95,7 @@ class CaseSummary(CaseJson):
     page_count: int
     chunk_count: int
     in_progress: list[str]  # documents whose ingest has not finished
-    documents: list[DocumentSummary]
+    documents: list[CaseDocument]
 
 
 class ChunkBrief(TypedDict):
@@ -150,3 +155,42 @@ class StatusReport(TypedDict):
     cases: int
     slots: dict[str, list[SlotStatusJson]]  # case language -> slots
     case: NotRequired[CaseModelStatus]
+
+
+class ContextJson(TypedDict):
+    before: str | None
+    after: str | None
+
+
+class HitJson(TypedDict):
+    """One search result (`results` of `casetrack search --json` and search_case)."""
+
+    chunk_id: str
+    text: str
+    snippet: str
+    score: float
+    citation: str
+    citation_short: str
+    source: SourceJson
+    context: NotRequired[ContextJson]  # when neighbouring text was asked for
+
+
+class DocumentHitJson(TypedDict):
+    document: str
+    document_id: str
+    score: float
+    matching_chunks: int
+    best: HitJson
+
+
+class SearchJson(TypedDict):
+    """`casetrack search --json` and search_case's structured output."""
+
+    query: str
+    case: str
+    results: list[HitJson]
+    stages_used: list[str]
+    stages_skipped: dict[str, str]
+    timings_ms: dict[str, float]
+    warnings: list[str]
+    documents: NotRequired[list[DocumentHitJson]]  # the per-document view, when asked

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from casetrack.domain.views import DocumentSummary
+from casetrack.domain.views import CaseDocument, DocumentSummary, HitJson
 
 
 class _Out(BaseModel):
@@ -38,7 +38,7 @@ class CaseListOut(_Out):
 class CaseInfoOut(CaseOut):
     directory: str
     storage_bytes: int
-    documents: list[DocumentSummary]
+    documents: list[CaseDocument]
     in_progress: list[str] = []
 
 
@@ -80,7 +80,7 @@ class DocumentOut(_Out):
 class SearchOut(_Out):
     query: str
     case: str
-    results: list[dict[str, Any]]
+    results: list[HitJson]
     stages_used: list[str]
     stages_skipped: dict[str, str]
     timings_ms: dict[str, float]

@@ -9,7 +9,7 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from casetrack.domain.cases import EntityType
-from casetrack.domain.views import ChunkView
+from casetrack.domain.views import ChunkView, SearchJson
 from casetrack.mcp import render
 from casetrack.mcp.context import READ, CaseNameArg, ToolSet, call, result, tool_context
 from casetrack.mcp.schemas import ChunkOut, EntityOut, SearchOut
@@ -33,7 +33,7 @@ async def search_case(
 ) -> Annotated[CallToolResult, SearchOut]:
     tc = tool_context(ctx)
 
-    def run() -> tuple[dict[str, Any], str]:
+    def run() -> tuple[SearchJson, str]:
         from casetrack.search.output import response_json
 
         response = tc.host.app.search(
@@ -45,7 +45,7 @@ async def search_case(
         return response_json(response), stats
 
     out, stats = await call(run)
-    return result(render.search(out, stats), SearchOut(**out))
+    return result(render.search(out, stats), SearchOut.model_validate(out))
 
 
 @tools.tool("Get passage", READ,

@@ -1,4 +1,4 @@
-"""Parsing layer: file → `ParsedDocument` (pages with exact line and paragraph spans)."""
+"""Components layer: a file into a `ParsedDocument` (pages with the exact character spans of their lines and paragraphs), by magic bytes; PDF, DOCX, TXT/MD, RTF."""
 
 from __future__ import annotations
 

@@ -5,17 +5,15 @@ Names are an interface fixed by the skeleton issue: add fields, never rename.
 
 from __future__ import annotations
 
-from typing import Any
-
 from casetrack.domain import SearchHit, SearchResponse
-from casetrack.domain.views import source_json
+from casetrack.domain.views import HitJson, SearchJson, source_json
 
 __all__ = ["hit_json", "response_json", "source_json"]
 
 
-def response_json(r: SearchResponse) -> dict[str, Any]:
+def response_json(r: SearchResponse) -> SearchJson:
     """The stable `--json` shape (names fixed by the skeleton issue; add fields, never rename)."""
-    out: dict[str, Any] = {
+    out: SearchJson = {
         "query": r.query,
         "case": r.case,
         "results": [hit_json(h) for h in r.hits],
@@ -38,10 +36,10 @@ def response_json(r: SearchResponse) -> dict[str, Any]:
     return out
 
 
-def hit_json(h: SearchHit) -> dict[str, Any]:
+def hit_json(h: SearchHit) -> HitJson:
     """One result: text, citation and provenance (+ "context" when neighbours were asked for)."""
     p = h.provenance
-    out: dict[str, Any] = {
+    out: HitJson = {
         "chunk_id": h.chunk_id,
         "text": h.text,
         "snippet": h.snippet,

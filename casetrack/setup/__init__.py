@@ -1,4 +1,4 @@
-"""One-command registration of the `casetrack serve` MCP server with Claude Code and Claude Desktop."""
+"""Entry layer: one-command registration of the `casetrack serve` MCP server with Claude Code and Claude Desktop."""
 
 from casetrack.setup.claude_code import SCOPES, ClaudeCodeResult, Scope, setup_claude_code
 from casetrack.setup.claude_desktop import desktop_config_path, setup_claude_desktop

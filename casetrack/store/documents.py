@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from casetrack.domain.cases import DOCUMENT_SORTS, DocumentSort
-from casetrack.domain.views import DocumentDetails, DocumentSummary
+from casetrack.domain.views import CaseDocument, DocumentDetails, DocumentSummary
 from casetrack.errors import CaseTrackError, DocumentNotFoundError, list_documents_fix
 from casetrack.store.case_store import CaseStore
 from casetrack.store.journal import JournalEntry
@@ -77,10 +77,9 @@ def _iso(timestamp: Any) -> str | None:
     return datetime.fromtimestamp(float(timestamp), UTC).isoformat(timespec="seconds")
 
 
-def document_summary(entry: JournalEntry) -> DocumentSummary:
-    """What the journal knows about a document (no LanceDB read)."""
+def case_document(entry: JournalEntry) -> CaseDocument:
+    """A committed document as the case's summary lists it."""
     meta = entry.meta
-    size = meta.get("size_bytes")
     return {
         "document_id": entry.doc_id,
         "name": entry.name,
@@ -90,7 +89,15 @@ def document_summary(entry: JournalEntry) -> DocumentSummary:
         "needs_ocr_pages": meta.get("needs_ocr_pages") or [],
         "source_path": entry.source_path,
         "sha256": entry.sha256,
-        "ingested_at": _iso(meta.get("ingested_at")),
+    }
+
+
+def document_summary(entry: JournalEntry) -> DocumentSummary:
+    """What the journal knows about a document (no LanceDB read)."""
+    size = entry.meta.get("size_bytes")
+    return {
+        **case_document(entry),
+        "ingested_at": _iso(entry.meta.get("ingested_at")),
         "size_bytes": int(size) if isinstance(size, int) else None,
     }
 
