@@ -11,9 +11,8 @@ import pytest
 
 from casetrack.app import CaseTrack
 from casetrack.config import resolve_settings
-from casetrack.errors import CaseTrackError, DocumentNotFoundError
+from casetrack.errors import CaseTrackError, DocumentNotFoundError, list_documents_fix
 from casetrack.store.case_store import CaseStore
-from casetrack.errors import list_documents_fix
 from casetrack.store.documents import document_details, list_documents, resolve_document
 from tests.conftest import DATA, MODELS, require
 

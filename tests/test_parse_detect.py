@@ -6,6 +6,7 @@ import random
 import shutil
 import struct
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -34,8 +35,11 @@ def write(tmp_path: Path, name: str, data: bytes) -> Path:
     return path
 
 
-def ole_file(stream_names: list[str]) -> bytes:
-    """A minimal valid OLE2 compound file whose directory holds the given stream names."""
+def ole_file(stream_names: list[str], linked: bool = True) -> bytes:
+    """A minimal OLE2 compound file whose directory holds the given stream names (up to 3).
+
+    linked=False leaves the entries out of the directory tree, as in a damaged file.
+    """
     header = bytearray(512)
     header[:8] = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
     struct.pack_into("<HHHHH", header, 0x18, 0x3E, 3, 0xFFFE, 9, 6)
@@ -48,12 +52,18 @@ def ole_file(stream_names: list[str]) -> bytes:
     fat = [0xFFFFFFFD, 0xFFFFFFFE] + [0xFFFFFFFF] * 126
     fat_sector = struct.pack("<128I", *fat)
     directory = bytearray()
-    for name in ["Root Entry", *stream_names][:4]:
+    names = ["Root Entry", *stream_names][:4]
+    for sid, name in enumerate(names):
         entry = bytearray(128)
         encoded = name.encode("utf-16-le") + b"\x00\x00"
         entry[: len(encoded)] = encoded
         struct.pack_into("<H", entry, 0x40, len(encoded))
         entry[0x42] = 5 if name == "Root Entry" else 2
+        if linked:  # the root's child is the first stream, each stream's right sibling the next
+            right = 0xFFFFFFFF if sid == 0 or sid + 1 == len(names) else sid + 1
+            child = 1 if sid == 0 else 0xFFFFFFFF
+            struct.pack_into("<III", entry, 0x44, 0xFFFFFFFF, right, child)
+            struct.pack_into("<I", entry, 0x74, 0xFFFFFFFE)
         directory += entry
     directory += bytes(512 - len(directory))
     return bytes(header) + fat_sector + bytes(directory)
@@ -153,6 +163,65 @@ def test_every_lener_text_is_text() -> None:
         assert detect_file_type(path) is FileType.TEXT, path.name
 
 
+PETITION = (
+    "EXCELENTÍSSIMO SENHOR DOUTOR JUIZ DE DIREITO DA 2ª VARA CÍVEL DA COMARCA DE SÃO PAULO\r\n\r\n"
+    "O réu, citado, não apresentou contestação; decretada a revelia, julgo procedente o pedido.\r\n"
+)
+WINDOWS_ENCODINGS = ("cp1252", "utf-16-le", "utf-16-be")
+
+
+ALL_ENCODINGS = ("utf-8", "utf-8-sig", "cp1252", "latin-1", "utf-16", "utf-16-le", "utf-16-be", "utf-32")
+
+
+@pytest.mark.parametrize("encoding", ALL_ENCODINGS)
+@pytest.mark.parametrize("text", [PETITION, "AÇÃO PENAL\n", "Réu"], ids=["petition", "heading", "short"])
+def test_portuguese_text_in_every_encoding_is_text(tmp_path: Path, text: str, encoding: str) -> None:
+    assert detect_file_type(write(tmp_path, "peticao.txt", text.encode(encoding))) is FileType.TEXT
+
+
+@pytest.mark.parametrize("encoding", WINDOWS_ENCODINGS)
+@pytest.mark.parametrize("name", sorted(p.name for p in LENER.glob("*.txt")) if LENER.is_dir() else [])
+def test_every_lener_text_is_text_in_windows_encodings(tmp_path: Path, name: str, encoding: str) -> None:
+    # Notepad writes "?" for what the code page cannot hold; the big files exceed the sample.
+    data = require(LENER / name).read_text("utf-8").encode(encoding, errors="replace")
+    if not data.strip():
+        pytest.skip("empty file")
+    assert detect_file_type(write(tmp_path, name, data)) is FileType.TEXT
+
+
+def test_utf16_sample_ending_inside_a_surrogate_pair(tmp_path: Path) -> None:
+    # The 64 KiB sample ends after the first half of the emoji.
+    text = ("Ação de cobrança, réu citado. " * 1100)[:32767] + "\U0001f600 fim\n"
+    for encoding in ("utf-16-le", "utf-16-be"):
+        assert detect_file_type(write(tmp_path, "a.txt", text.encode(encoding))) is FileType.TEXT
+
+
+def _binary_junk() -> list[object]:
+    rng = random.Random(11)
+    cases: list[object] = [
+        pytest.param(lambda: rng.randbytes(5000), id="random"),
+        pytest.param(lambda: bytes(b for b in rng.randbytes(5000) if b), id="random-no-nul"),
+        pytest.param(lambda: bytes(x for b in rng.randbytes(3000) for x in (b, 0)), id="random-utf16le-like"),
+        pytest.param(lambda: bytes(x for b in rng.randbytes(3000) for x in (0, b)), id="random-utf16be-like"),
+        pytest.param(lambda: bytes(8192), id="all-nul"),
+        # As before charset-normalizer: NULs in UTF-8 / cp1252 text mean binary, not UTF-16.
+        pytest.param(lambda: PETITION.encode() + bytes(64), id="utf8-text-nul-padded"),
+        pytest.param(lambda: PETITION.encode("cp1252") + bytes(64), id="cp1252-text-nul-padded"),
+    ]
+    # Real binary without its magic number: what a damaged or truncated download leaves.
+    for name, skip in (("smile.png", 8), ("smile.jpg", 3), ("smile-lzw.tiff", 4), ("smile-deflate.tiff", 4)):
+        cases.append(pytest.param(lambda n=name, s=skip: require(IMAGES / n).read_bytes()[s:], id=name))
+    word = DATA / "legal_docs_us_courts" / "word-doc.doc"
+    cases.append(pytest.param(lambda: require(word).read_bytes()[8:], id="word-doc-body"))
+    return cases
+
+
+@pytest.mark.parametrize("make", _binary_junk())
+def test_binary_junk_is_never_text(tmp_path: Path, make: Callable[[], bytes]) -> None:
+    with pytest.raises(UnsupportedFileError, match="binary data"):
+        detect_file_type(write(tmp_path, "junk.txt", make()))
+
+
 # --------------------------------------------------------------------------------------------
 # Rejections
 # --------------------------------------------------------------------------------------------
@@ -188,6 +257,17 @@ def test_encrypted_docx(tmp_path: Path) -> None:
         detect_file_type(write(tmp_path, "secret.docx", data))
     assert "secret.docx" in str(e.value)
     assert e.value.hint is not None and "unprotected copy" in e.value.hint
+
+
+@pytest.mark.parametrize("linked", [True, False], ids=["intact", "unlinked-directory"])
+def test_damaged_ole_directory_still_named_from_its_bytes(tmp_path: Path, linked: bool) -> None:
+    with pytest.raises(UnsupportedFileError, match=r"legacy Word \.doc"):
+        detect_file_type(write(tmp_path, "x.bin", ole_file(["WordDocument", "1Table"], linked=linked)))
+    encrypted = ole_file(["EncryptedInfo", "EncryptedPackage"], linked=linked)
+    with pytest.raises(EncryptedFileError):
+        detect_file_type(write(tmp_path, "y.bin", encrypted))
+    with pytest.raises(UnsupportedFileError, match="Excel"):
+        detect_file_type(write(tmp_path, "z.bin", ole_file(["Workbook"], linked=linked)))
 
 
 def test_other_ole_formats_are_named(tmp_path: Path) -> None:

@@ -90,6 +90,19 @@ def test_cp1252_file(tmp_path: Path) -> None:
     assert doc.warnings == ()
 
 
+@pytest.mark.parametrize("encoding", ["cp1252", "utf-16-le", "utf-16-be", "utf-16"])
+@pytest.mark.parametrize("name", ["AC1TJAC.txt", "ACO2821STF.txt", "HC418951PR.txt"])
+def test_lener_saved_by_windows_tools_reads_as_the_original(tmp_path: Path, name: str, encoding: str) -> None:
+    # Notepad's "ANSI" and "Unicode" (UTF-16, with or without BOM) saves of the same decision.
+    src = require(LENER / name)
+    path = tmp_path / name
+    path.write_bytes(src.read_text("utf-8").encode(encoding))
+    page, reference = parse_text(path, FileType.TEXT).pages[0], parse_text(src, FileType.TEXT).pages[0]
+    assert page.text == reference.text
+    assert [line.number for line in page.lines] == [line.number for line in reference.lines]
+    assert parse_text(path, FileType.TEXT).warnings == ()
+
+
 def test_decomposed_accents_are_normalised(tmp_path: Path) -> None:
     path = tmp_path / "mac.txt"
     path.write_text("Ac\u0327a\u0303o\n", encoding="utf-8")

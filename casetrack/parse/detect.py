@@ -8,7 +8,6 @@ messages. Every rejection says what the file looks like and what to do about it.
 from __future__ import annotations
 
 import logging
-import struct
 import unicodedata
 import zipfile
 from pathlib import Path
@@ -123,13 +122,14 @@ def _classify_ole(path: Path, head: bytes) -> None:
     """Always raises: CaseTrack reads no OLE2 format, but says which one it is."""
     name = path.name
     try:
-        names = set(ole_stream_names(path))
-    except (OSError, struct.error) as e:
+        # Top level only: an embedded or attached .doc must not make the container a .doc.
+        names = set(ole_stream_names(path, top_level_only=True))
+    except OSError as e:
         logger.debug("cannot read OLE directory of %s: %s", path, e)
         names = set()
     if not names:
         # Damaged directory: fall back to spotting the stream names in the bytes we have.
-        for candidate in ("EncryptedPackage", "WordDocument", "Workbook", "PowerPoint Document"):
+        for candidate in ("EncryptedPackage", "WordDocument", "Workbook", "PowerPoint Document", "__substg1.0_"):
             if candidate.encode("utf-16-le") in head:
                 names.add(candidate)
 
@@ -241,9 +241,9 @@ def detect_file_type(path: Path) -> FileType:
         return FileType.PDF
 
     complete = size <= len(head)
-    bom = bom_encoding(head)
-    if bom is not None or b"\x00" not in head:
-        text = decode_sample(head, complete)
+    text = decode_sample(head, complete)
+    # NUL bytes mean binary, unless decoding used them up (BOM-less UTF-16) or a BOM vouches.
+    if bom_encoding(head) is not None or "\x00" not in text:
         if not text.strip():
             if complete:
                 raise EmptyFileError(

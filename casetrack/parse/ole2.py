@@ -6,54 +6,38 @@ to tell the user what the file is; nothing here reads stream contents.
 
 from __future__ import annotations
 
-import struct
 from pathlib import Path
 
-OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+import olefile
+from olefile.olefile import NotOleFileError
 
-_OLE_FREE = 0xFFFFFFFF
-_OLE_MAX_SECTOR = 0xFFFFFFFA
+OLE_MAGIC: bytes = olefile.MAGIC
 
 
-def ole_stream_names(path: Path, max_entries: int = 4096) -> list[str]:
-    """Names in an OLE2 compound file's directory, walking the FAT chain.
+def ole_stream_names(path: Path, max_entries: int = 4096, top_level_only: bool = False) -> list[str]:
+    """Names of the storages and streams in an OLE2 compound file's directory tree.
 
-    The directory can sit anywhere in the file (in big files, often near the end), so a
-    byte scan of the first KiBs is not enough to tell a .doc from an encrypted .docx.
-    Only the 109 FAT sectors listed in the header are used: enough for files up to ~7 MB
-    with 512-byte sectors, and the directory chain is almost always covered even then.
+    olefile follows the DIFAT, so the directory is found wherever it sits (in big files,
+    often past the first 7 MB). `top_level_only` leaves out what sits inside storages, such
+    as the "WordDocument" of a .doc embedded in a workbook or attached to an e-mail. Returns
+    [] when the file is not OLE2 or too short to hold a header.
 
-    Raises OSError or struct.error on unreadable or truncated files.
+    Raises OSError on unreadable, truncated or damaged files, whatever olefile tripped on.
     """
-    names: list[str] = []
     with path.open("rb") as f:
-        header = f.read(512)
-        if len(header) < 512 or not header.startswith(OLE_MAGIC):
-            return names
-        sector_shift = struct.unpack_from("<H", header, 0x1E)[0]
-        if sector_shift not in (9, 12):
-            return names
-        sector_size = 1 << sector_shift
-        dir_start = struct.unpack_from("<I", header, 0x30)[0]
-        difat = [s for s in struct.unpack_from("<109I", header, 0x4C) if s < _OLE_MAX_SECTOR]
-
-        def read_sector(sid: int) -> bytes:
-            f.seek((sid + 1) * sector_size)
-            return f.read(sector_size)
-
-        fat: list[int] = []
-        for sid in difat:
-            data = read_sector(sid)
-            fat.extend(struct.unpack(f"<{len(data) // 4}I", data[: len(data) // 4 * 4]))
-
-        sid = dir_start
-        seen: set[int] = set()
-        while sid < _OLE_MAX_SECTOR and sid not in seen and len(names) < max_entries:
-            seen.add(sid)
-            data = read_sector(sid)
-            for off in range(0, len(data) - 127, 128):
-                name_len = struct.unpack_from("<H", data, off + 0x40)[0]
-                if 2 <= name_len <= 64:
-                    names.append(data[off : off + name_len - 2].decode("utf-16-le", "replace"))
-            sid = fat[sid] if sid < len(fat) else _OLE_FREE
-    return names
+        if f.read(len(OLE_MAGIC)) != OLE_MAGIC:
+            return []
+        f.seek(0)
+        try:
+            with olefile.OleFileIO(f) as ole:
+                entries: list[list[str]] = ole.listdir(streams=True, storages=True)
+        except NotOleFileError:
+            return []
+        except Exception as e:
+            # olefile raises OleFileError (an OSError) for the damage it checks for, but
+            # fuzzing also gave ValueError and MemoryError (a forged sector shift asks for
+            # terabytes), and a storage of a thousand chained siblings a RecursionError.
+            raise OSError(f"damaged OLE2 directory ({type(e).__name__}: {e})") from e
+    # Each storage and stream comes as its path from the root; the last part is its name.
+    names = (entry[-1] for entry in entries if len(entry) == 1 or not top_level_only)
+    return list(dict.fromkeys(names))[:max_entries]
