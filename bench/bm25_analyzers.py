@@ -15,7 +15,6 @@ from __future__ import annotations
 import collections
 import csv
 import json
-import math
 import re
 import sys
 import time
@@ -23,14 +22,13 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from statistics import fmean as mean
-from statistics import stdev
 
 import tantivy
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.metrics import hit_at_k, mean, ndcg_at_k, paired_difference  # noqa: E402
 from casetrack.store.analyzers import CaseAnalyzer  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data"
@@ -109,10 +107,9 @@ class Engine:
 
 
 def ndcg(ranking: list[str], rels: dict[str, int], k: int) -> float:
-    dcg = sum(rels.get(d, 0) / math.log2(i + 2) for i, d in enumerate(ranking[:k]))
-    ideal = sorted((r for r in rels.values() if r > 0), reverse=True)[:k]
-    idcg = sum(r / math.log2(i + 2) for i, r in enumerate(ideal))
-    return dcg / idcg if idcg else 0.0
+    # These tables have always averaged a query without relevant documents in as 0 (none of the
+    # judged queries is one today), where bench/retrieval.py leaves it out.
+    return ndcg_at_k(ranking, rels, k) or 0.0
 
 
 def read_jsonl(path: Path) -> list[dict[str, str]]:
@@ -136,8 +133,8 @@ def table(title: str, header: list[str], rows: list[list[str]]) -> None:
 
 def delta(values: list[float], reference: list[float]) -> str:
     """Paired mean difference with a 95% interval (1.96 standard errors): is a gap noise?"""
-    diffs = [a - b for a, b in zip(values, reference, strict=True)]
-    return f"{mean(diffs):+.4f} ± {1.96 * stdev(diffs) / math.sqrt(len(diffs)):.4f}"
+    diff, half_width = paired_difference(values, reference)
+    return f"{diff:+.4f} ± {half_width:.4f}"
 
 
 PT_VARIANTS = [  # the first row is the reference of the Δ column
@@ -276,8 +273,8 @@ def bench_cuad() -> list[list[str]]:
             gold = [(s["file_path"], s["span"][0], s["span"][1]) for s in t["snippets"]]
             ranked = engine.search(t["query"], 100)
             hit_chunk.append(float(chunk_hits(ranked[:10], gold, starts)))
-            contracts = list(dict.fromkeys(c.rpartition("#")[0] for c in ranked))[:10]
-            hit_doc.append(float(bool({g[0] for g in gold} & set(contracts))))
+            contracts = list(dict.fromkeys(c.rpartition("#")[0] for c in ranked))
+            hit_doc.append(hit_at_k(contracts, {g[0] for g in gold}, 10))
             in_doc = tantivy.Query.term_query(engine.schema, "doc", gold[0][0])
             hit_in_doc.append(float(chunk_hits(engine.search(t["question"], 3, in_doc), gold, starts)))
         reference = reference or (hit_chunk, hit_in_doc)

@@ -26,7 +26,6 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -40,6 +39,12 @@ from mcp import Client, StdioServerParameters
 from mcp.types import CallToolResult
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+# p95 is numpy's "nearest" percentile (sorted[round(0.95 (n - 1))]), not the default linear one:
+# the tables in bench/RESULTS.md were measured so.
+from bench.metrics import median, percentile  # noqa: E402
+
 SHARED = REPO.parent / "shared"
 CUAD = SHARED / "data/legal_span_bench"
 BASE = "Concurrency base"
@@ -129,11 +134,6 @@ async def wait_job(client: Client, job_id: str) -> dict[str, Any]:
         job: dict[str, Any] = (await call(client, "get_job", {"job_id": job_id, "wait_seconds": 30}))["jobs"][0]
         if job["status"] in ("done", "failed", "cancelled"):
             return job
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 async def build_base(control: Client, base_dir: Path) -> dict[str, Any]:
@@ -229,7 +229,8 @@ def by_ingest_stage(calls: list[tuple[float, float]], samples: list[tuple[float,
             seen.add(before[-1])
         label = next((r for r in rank if r in seen), "other")
         groups.setdefault(label, []).append((end - start) * 1000)
-    return {k: {"n": len(v), "p50_ms": round(statistics.median(v), 1), "p95_ms": round(percentile(v, 0.95), 1)}
+    return {k: {"n": len(v), "p50_ms": round(median(v), 1),
+                "p95_ms": round(percentile(v, 95, "nearest"), 1)}
             for k, v in sorted(groups.items())}
 
 
@@ -263,12 +264,12 @@ async def run_scenario(params: StdioServerParameters, control: Client, label: st
     times = [(end - start) * 1000 for start, end in calls]
     row: dict[str, Any] = {
         "scenario": label, "clients": clients, "ingest": ingest, "searches": len(times), "errors": len(errors),
-        "wall_s": round(wall, 1), "p50_ms": round(statistics.median(times), 1),
-        "p95_ms": round(percentile(times, 0.95), 1), "max_ms": round(max(times), 1),
+        "wall_s": round(wall, 1), "p50_ms": round(median(times), 1),
+        "p95_ms": round(percentile(times, 95, "nearest"), 1), "max_ms": round(max(times), 1),
         "searches_per_s": round(len(times) / wall, 1),
         "load_avg_1min_end": round(os.getloadavg()[0], 2),  # other work on the machine shows here
         # the daemon's own timings_ms (p50 / p95): what the relay and the client add is the rest
-        "server_stages_ms": {k: (round(statistics.median(v), 1), round(percentile(v, 0.95), 1))
+        "server_stages_ms": {k: (round(median(v), 1), round(percentile(v, 95, "nearest"), 1))
                              for k, v in stages.items()},
     }
     if job_id and before is not None:

@@ -32,6 +32,7 @@ import numpy.typing as npt
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.metrics import kendall_tau, mean, percentile, reciprocal_rank, top_k_overlap  # noqa: E402
 from casetrack.embed.catalog import load_model_spec  # noqa: E402
 from casetrack.embed.late import LateInteractionEncoder, default_pruning, maxsim_many  # noqa: E402
 from casetrack.embed.token_codec import (  # noqa: E402
@@ -114,13 +115,6 @@ def load_corpus(
     return chunks, queries
 
 
-def kendall_tau(a: Vectors, b: Vectors) -> float:
-    """Tau-a between two score vectors of the same items."""
-    sa, sb = np.sign(a[:, None] - a[None, :]), np.sign(b[:, None] - b[None, :])
-    n = len(a)
-    return float((sa * sb).sum() / (n * (n - 1)))
-
-
 def evaluate(queries: list[dict[str, Any]], qvecs: list[Vectors], docs: list[Vectors]) -> dict[str, float]:
     """Mean tau and top-10 overlap against `ref` scores (stored on each query), and MRR."""
     taus, overlaps, rr = [], [], []
@@ -129,11 +123,10 @@ def evaluate(queries: list[dict[str, Any]], qvecs: list[Vectors], docs: list[Vec
         if "ref" not in q:
             q["ref"] = scores
         taus.append(kendall_tau(q["ref"], scores))
-        top, ref_top = set(np.argsort(-scores)[:10]), set(np.argsort(-q["ref"])[:10])
-        overlaps.append(len(top & ref_top) / 10)
+        overlaps.append(top_k_overlap(scores, q["ref"], 10))
         ranked = [q["pool"][i] for i in np.argsort(-scores)]
-        rr.append(next((1 / (r + 1) for r, c in enumerate(ranked) if c in q["gold"]), 0.0))
-    return {"tau": float(np.mean(taus)), "top10": float(np.mean(overlaps)), "mrr": float(np.mean(rr))}
+        rr.append(reciprocal_rank([c in q["gold"] for c in ranked]))
+    return {"tau": mean(taus), "top10": mean(overlaps), "mrr": mean(rr)}
 
 
 def variants(dim: int) -> list[tuple[str, str, TokenPruning, bool]]:
@@ -189,9 +182,9 @@ def table(
             sizes.append(len(blob))
             docs.append(decode_tokens(blob, len(kept), dim, codec))
         m = evaluate(queries, qvecs, docs)
-        tokens = np.mean([len(d) for d in docs])
+        tokens = mean(len(d) for d in docs)
         print(
-            f"| {codec} | {label} | {np.mean(sizes):,.0f} | {np.percentile(sizes, 95):,.0f} | {tokens:.0f} | "
+            f"| {codec} | {label} | {mean(sizes):,.0f} | {percentile(sizes, 95):,.0f} | {tokens:.0f} | "
             f"{m['tau']:.3f} | {m['top10']:.3f} | {m['mrr']:.3f} |"
         )
 
@@ -251,7 +244,7 @@ def main() -> None:
     assert all(len(ids) == len(v) for (ids, _), v in zip(meta, full, strict=True))
     t0 = time.perf_counter()
     qvecs = [encoder.encode_query(q["text"]) for q in queries]
-    qlen = np.mean([len(v) for v in qvecs])
+    qlen = mean(len(v) for v in qvecs)
     print(f"queries: {qlen:.0f} tokens mean, {1000 * (time.perf_counter() - t0) / len(qvecs):.1f} ms each")
     punct = punctuation_ids(tokenizer)
     table(f"{spec.name}, {spec.dim} dims", queries, qvecs, full, meta, punct)

@@ -8,31 +8,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-from collections.abc import Callable
-from concurrent.futures import Future
 from pathlib import Path
-from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.metrics import floor_rank_percentile, median  # noqa: E402
 from casetrack.app import CaseTrack  # noqa: E402
 from casetrack.config import resolve_settings  # noqa: E402
-from casetrack.search import pipeline  # noqa: E402
 from casetrack.search.config import SearchConfig  # noqa: E402
+from casetrack.search.runtime import Inline  # noqa: E402
 
 CUAD = REPO.parent / "shared/data/legal_span_bench/benchmarks/cuad.json"
-
-
-class Inline:
-    """Runs the read at once on the caller's thread (the strategy before the worker thread)."""
-
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
-        done: Future[Any] = Future()
-        done.set_result(fn(*args))
-        return done
 
 
 def main() -> None:
@@ -46,7 +34,8 @@ def main() -> None:
     questions = list(dict.fromkeys(t["question"] for t in tests))[: args.queries]
     configs = {"bm25+e1": SearchConfig(lists=("bm25", "dense"), boost=False, rerank=False, cache_queries=False),
                "default": SearchConfig(cache_queries=False)}
-    threaded = pipeline._IO
+    runtime = app.search_runtime
+    threaded = runtime.io
     for case in sorted(app.registry.list(), key=lambda c: c.name):
         if case.name == "Latency base":
             continue
@@ -56,13 +45,12 @@ def main() -> None:
             totals: dict[str, list[float]] = {"threaded": [], "inline": []}
             for rnd in range(args.rounds):
                 for mode in ("threaded", "inline") if rnd % 2 == 0 else ("inline", "threaded"):
-                    pipeline._IO = threaded if mode == "threaded" else Inline()  # type: ignore[assignment]
+                    runtime.io = threaded if mode == "threaded" else Inline()
                     totals[mode] += [app.search(case.id, q, config=cfg).timings_ms["total"] for q in questions]
-            pipeline._IO = threaded
+            runtime.io = threaded
             for mode, xs in totals.items():
-                xs.sort()
-                print(f"{case.name:15s} {name:8s} {mode:9s} p50 {statistics.median(xs):6.1f} "
-                      f"p95 {xs[int(len(xs) * 0.95) - 1]:6.1f} ms")
+                print(f"{case.name:15s} {name:8s} {mode:9s} p50 {median(xs):6.1f} "
+                      f"p95 {floor_rank_percentile(xs, 95):6.1f} ms")
 
 
 if __name__ == "__main__":

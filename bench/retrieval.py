@@ -42,12 +42,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("LANCEDB_LOG", "error")
 
-from bench.retrieval_data import (  # noqa: E402
-    DATASETS,
-    LOADERS,
-    Dataset,
-    PageToFile,
-    Query,
+from bench.metrics import (  # noqa: E402
     Range,
     hit_at_k,
     mean,
@@ -56,8 +51,8 @@ from bench.retrieval_data import (  # noqa: E402
     percentile,
     reciprocal_rank,
     span_recall,
-    unique,
 )
+from bench.retrieval_data import DATASETS, LOADERS, Dataset, PageToFile, Query, unique  # noqa: E402
 from casetrack.app import CaseTrack  # noqa: E402
 from casetrack.config import resolve_settings  # noqa: E402
 from casetrack.domain import FileType, SearchResponse  # noqa: E402

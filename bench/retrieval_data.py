@@ -9,8 +9,7 @@ Identical documents (same bytes) are staged once: the ingest pipeline would keep
 copy and report the others as duplicates. Gold pointing at a dropped copy moves to the kept one
 (graded datasets keep the highest grade of the group).
 
-Metrics are plain functions over ranked ids and half-open character ranges, so
-`tests/test_bench_metrics.py` checks them without models.
+The metrics (span recall, nDCG, ...) are `bench/metrics.py`'s.
 """
 
 from __future__ import annotations
@@ -19,17 +18,16 @@ import bisect
 import csv
 import hashlib
 import json
-import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from bench.metrics import Range
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 SPAN = DATA / "legal_span_bench"
 DATASETS = ("cuad", "cuad_pdf", "contractnli", "acord", "juristcu", "lawyer_en", "lawyer_pt")
 QUESTIONS = Path(__file__).resolve().parent / "questions"
-
-Range = tuple[int, int]
 
 
 # --------------------------------------------------------------------------------------------
@@ -302,85 +300,10 @@ class PageToFile:
 
 
 # --------------------------------------------------------------------------------------------
-# Metrics
+# Helpers
 # --------------------------------------------------------------------------------------------
-
-
-def merge_ranges(ranges: Iterable[Range]) -> list[Range]:
-    """Union of half-open ranges as sorted, disjoint, non-touching ranges (empty ones dropped)."""
-    out: list[list[int]] = []
-    for a, b in sorted(r for r in ranges if r[1] > r[0]):
-        if out and a <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], b)
-        else:
-            out.append([a, b])
-    return [(a, b) for a, b in out]
-
-
-def overlap_chars(gold: Iterable[Range], retrieved: Iterable[Range]) -> int:
-    """Characters of the union of `gold` that the union of `retrieved` covers."""
-    total = 0
-    ret = merge_ranges(retrieved)
-    for a, b in merge_ranges(gold):
-        for c, d in ret:
-            total += max(0, min(b, d) - max(a, c))
-    return total
-
-
-def span_recall(gold: Sequence[Range], retrieved: Sequence[Range]) -> float:
-    """Share of gold characters covered by the retrieved ranges (0.0 when there is no gold)."""
-    size = sum(b - a for a, b in merge_ranges(gold))
-    return overlap_chars(gold, retrieved) / size if size else 0.0
-
-
-def reciprocal_rank(hits: Sequence[bool], k: int) -> float:
-    """1 / rank of the first true among the first k (0.0 when none)."""
-    return next((1.0 / (i + 1) for i, ok in enumerate(hits[:k]) if ok), 0.0)
-
-
-def hit_at_k(ranked: Sequence[str], relevant: set[str] | str, k: int) -> float:
-    """1.0 when any of the first k ranked ids is relevant."""
-    wanted = {relevant} if isinstance(relevant, str) else relevant
-    return 1.0 if any(r in wanted for r in ranked[:k]) else 0.0
-
-
-def dcg(gains: Sequence[float]) -> float:
-    """Discounted cumulative gain with linear gains: sum of g_i / log2(i + 1), i from 1."""
-    return sum(g / math.log2(i + 2) for i, g in enumerate(gains))
-
-
-def ndcg_at_k(ranked: Sequence[str], qrels: dict[str, int], k: int) -> float | None:
-    """nDCG@k with the grade as gain (trec_eval / BEIR convention); None when nothing is relevant.
-
-    Repeated ids count once (at their first rank); the ideal ranking uses every judged grade.
-    """
-    seen: list[str] = []
-    for r in ranked:
-        if r not in seen:
-            seen.append(r)
-    ideal = dcg(sorted((g for g in qrels.values() if g > 0), reverse=True)[:k])
-    if ideal <= 0:
-        return None
-    return dcg([max(qrels.get(r, 0), 0) for r in seen[:k]]) / ideal
 
 
 def unique(items: Iterable[str]) -> list[str]:
     """Items in first-seen order without repeats."""
     return list(dict.fromkeys(items))
-
-
-def percentile(values: Sequence[float], p: float) -> float:
-    """The p-th percentile (0-100) with linear interpolation (numpy's default); nan when empty."""
-    if not values:
-        return math.nan
-    xs = sorted(values)
-    pos = (len(xs) - 1) * p / 100
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(xs) - 1)
-    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
-
-
-def mean(values: Iterable[float | None]) -> float:
-    """Mean of the non-None values; nan when there are none."""
-    xs = [v for v in values if v is not None]
-    return sum(xs) / len(xs) if xs else math.nan
