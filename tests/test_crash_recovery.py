@@ -22,7 +22,7 @@ from casetrack.config import resolve_settings
 from casetrack.store.case_store import gen_of_chunk
 from tests.conftest import DATA, MODELS
 
-TRIALS = int(os.environ.get("CASETRACK_CRASH_TRIALS", "20"))
+TRIALS = int(os.environ.get("CASETRACK_CRASH_TRIALS", "20"))  # the slow tier's run
 
 
 def _corpus(folder: Path, count: int = 6) -> list[Path]:
@@ -69,9 +69,13 @@ def _check_consistent(home: Path, files: list[Path]) -> int:
         app.close()
 
 
-def test_kill_9_during_ingest_never_leaves_a_half_document(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("trials", "documents"),  # the fast tier's run is a few kills over a shorter batch
+    [pytest.param(3, 3, id="3-trials"), pytest.param(TRIALS, 6, id="many-trials", marks=pytest.mark.slow)],
+)
+def test_kill_9_during_ingest_never_leaves_a_half_document(tmp_path: Path, trials: int, documents: int) -> None:
     home = tmp_path / "home"
-    files = _corpus(tmp_path / "docs")
+    files = _corpus(tmp_path / "docs", documents)
     app = CaseTrack(resolve_settings(home, MODELS, environ={}))
     app.create_case("Crash", language="pt")
     app.close()
@@ -88,7 +92,7 @@ def test_kill_9_during_ingest_never_leaves_a_half_document(tmp_path: Path) -> No
     rng = random.Random(20261122)
     seen_counts = set()
     committed = 0
-    for trial in range(TRIALS):
+    for trial in range(trials):
         force = trial % 3 == 2 and committed > 0  # kill in the middle of replacing documents
         if not force and committed == len(files):
             app = CaseTrack(resolve_settings(home, MODELS, environ={}))
@@ -106,4 +110,5 @@ def test_kill_9_during_ingest_never_leaves_a_half_document(tmp_path: Path) -> No
     final = subprocess.run(_ingest_cmd(home, files[0].parent), env=env, capture_output=True, text=True, timeout=600)
     assert final.returncode == 0, final.stderr[-2000:]
     assert _check_consistent(home, files) == len(files)
-    assert len(seen_counts) >= 2, f"kills never landed mid-batch: {seen_counts}"
+    if trials >= 10:  # a few kills may all land before the first commit
+        assert len(seen_counts) >= 2, f"kills never landed mid-batch: {seen_counts}"

@@ -13,6 +13,7 @@ from typing import Any
 
 import anyio
 import anyio.to_thread
+import pytest
 
 from casetrack.daemon.endpoint import RuntimePaths, read_info
 from tests.conftest import DATA, require
@@ -30,6 +31,7 @@ def _lener_files(dest: Path, start: int, count: int) -> list[Path]:
     return sorted(dest.iterdir())
 
 
+@pytest.mark.slow  # ~25 s: three clients ingesting and searching through one daemon
 def test_two_serve_clients_and_a_cli_ingest_at_once(home: Path, tmp_path: Path) -> None:
     folder_a = _lener_files(tmp_path / "a", 0, 3)
     folder_b = _lener_files(tmp_path / "b", 20, 3)
@@ -93,6 +95,7 @@ def test_two_serve_clients_and_a_cli_ingest_at_once(home: Path, tmp_path: Path) 
     assert "locked" not in blob and "busy" not in blob and "internal error" not in blob
 
 
+@pytest.mark.slow  # ~50 s: six real judgments ingested across a daemon restart
 def test_kill_9_during_a_job_then_the_next_serve_resumes_it(home: Path, tmp_path: Path) -> None:
     files = _lener_files(tmp_path / "docs", 40, 6)
     settings = settings_for(home)

@@ -138,6 +138,7 @@ def test_cancelling_a_running_job_keeps_the_files_done_and_no_half_document(home
         service.close()
 
 
+@pytest.mark.slow  # ~15 s: five whole judgments, ingested across a service restart
 def test_stopping_the_service_mid_job_requeues_it_for_the_next_start(home: Path, tmp_path: Path) -> None:
     files = _lener(tmp_path / "in", 5)
     service = Service(settings_for(home))

@@ -81,12 +81,14 @@ def validate(path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow  # npm-installs @anthropic-ai/mcpb on a fresh machine
 def test_official_mcpb_validator_accepts_the_manifest() -> None:
     proc = validate(MANIFEST)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "validation passes" in proc.stdout
 
 
+@pytest.mark.slow  # npm-installs @anthropic-ai/mcpb on a fresh machine
 def test_validator_script_fails_loudly_on_a_bad_manifest(tmp_path: Path, manifest: dict[str, Any]) -> None:
     bad = {**manifest, "privacy": "local only"}  # unknown keys fail validation
     path = tmp_path / "manifest.json"

