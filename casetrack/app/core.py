@@ -272,11 +272,15 @@ class CaseTrack:
         context_chars: int = 0,
         per_document: bool = False,
     ) -> SearchResponse:
+        """Ranked passages of `case` for `query` (the four stages; see search/pipeline.py)."""
         from casetrack.app.searching import run_search
         from casetrack.search.config import SearchConfig
+        from casetrack.search.request import SearchRequest
+        from casetrack.search.results import SearchFilters
 
+        request = SearchRequest(
+            query, top_k, offset, tuple(documents or ()), filters or SearchFilters(), config or SearchConfig(),
+            context_chars, per_document,
+        )
         with self.reading(case) as store:
-            return run_search(
-                store, self.pool, self.search_runtime, query, top_k, documents, offset,
-                config or SearchConfig(), filters, context_chars, per_document,
-            )
+            return run_search(store, self.pool, self.search_runtime, request)

@@ -10,31 +10,20 @@ from casetrack.domain import SearchResponse
 from casetrack.domain.slots import SLOTS
 from casetrack.embed.protocols import EmbedderPool
 from casetrack.errors import ModelNotFoundError
-from casetrack.search.config import SearchConfig
-from casetrack.search.results import SearchFilters
+from casetrack.search.request import SearchRequest
 from casetrack.search.runtime import SearchRuntime
 from casetrack.search.stages import QueryModels
 from casetrack.store.case_store import CaseStore
 
 
-def run_search(
-    store: CaseStore,
-    pool: EmbedderPool,
-    runtime: SearchRuntime,
-    query: str,
-    top_k: int,
-    documents: list[str] | None,
-    offset: int,
-    cfg: SearchConfig,
-    filters: SearchFilters | None,
-    context_chars: int,
-    per_document: bool,
-) -> SearchResponse:
+def run_search(store: CaseStore, pool: EmbedderPool, runtime: SearchRuntime, request: SearchRequest) -> SearchResponse:
+    """Load the query encoders the case can use (naming the ones it cannot), then search."""
     from casetrack.search.pipeline import search
 
     language = store.record.language
     stored = store.models()
     skipped = search_skips(store, pool, mismatches(store, pool))
+    cfg = request.config
     lists = cfg.lists_for(language)
     wanted = {"E1": True, **{s: SLOTS[s].list_name in lists for s in ("E7", "E6")}, "E12": cfg.rerank}
     with ExitStack() as stack:
@@ -53,9 +42,7 @@ def run_search(
             late_codec=stored.get("E12", {}).get("codec"),
             skipped=skipped,
         )
-        response = search(
-            store, models, query, top_k, documents, offset, cfg, filters, context_chars, per_document, runtime
-        )
+        response = search(store, models, request, runtime)
     if "E1" in skipped:
         response.warnings.append(f"dense search (E1) skipped: {skipped['E1']}")
     return response

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import pyarrow as pa
@@ -28,7 +28,8 @@ from casetrack.errors import CaseTrackError, Fix
 from casetrack.search import stages
 from casetrack.search.config import SearchConfig
 from casetrack.search.fusion import reciprocal_rank_fusion
-from casetrack.search.results import SearchFilters, add_context, by_document, filter_documents, provenance
+from casetrack.search.request import SearchRequest
+from casetrack.search.results import add_context, by_document, filter_documents, provenance
 from casetrack.search.runtime import Inline, SearchRuntime
 from casetrack.search.snippet import best_snippet
 from casetrack.store import lance_tables as lt
@@ -82,25 +83,14 @@ class _Run:
 
 
 def search(
-    store: CaseStore,
-    models: stages.QueryModels,
-    query: str,
-    top_k: int = 10,
-    documents: list[str] | None = None,
-    offset: int = 0,
-    config: SearchConfig | None = None,
-    filters: SearchFilters | None = None,
-    context_chars: int = 0,
-    per_document: bool = False,
-    runtime: SearchRuntime | None = None,
+    store: CaseStore, models: stages.QueryModels, request: SearchRequest, runtime: SearchRuntime | None = None
 ) -> SearchResponse:
-    """Ranked chunks (and, with `per_document`, ranked documents) for `query`.
+    """Ranked chunks (and, with `request.per_document`, ranked documents) for `request.query`.
 
-    `documents` is shorthand for `filters.documents`; `context_chars` > 0 adds that much of each
-    hit's neighbouring chunks. `runtime` holds the process's read threads and query cache
-    (without one, reads run inline and nothing is cached).
+    `runtime` holds the process's read threads and query cache (without one, reads run inline
+    and nothing is cached).
     """
-    cfg = config or SearchConfig()
+    cfg, query, top_k = request.config, request.query, request.top_k
     if not query.strip():
         raise CaseTrackError("The search query is empty.", fix=Fix(
             "Example", f'casetrack search --case "{store.record.name}" "termination notice"', "search_case",
@@ -109,10 +99,7 @@ def search(
         raise CaseTrackError(f"top_k must be between 1 and {cfg.max_top_k}.", "Use --top-k 10.")
     response = SearchResponse(query=query, case=store.record.name, stages_skipped=dict(models.skipped))
     clock = _Clock(response.timings_ms)
-    wanted = filters or SearchFilters()
-    if documents:
-        wanted = replace(wanted, documents=tuple(documents))
-    doc_filter = filter_documents(store, wanted)
+    doc_filter = filter_documents(store, request.effective_filters())
     if doc_filter is not None and not doc_filter:
         response.warnings.append("No document in this case matches the filters.")
         return response
@@ -128,7 +115,7 @@ def search(
         _rerank(fused, store, models, query, cfg)
         response.stages_used.append("rerank")
         clock.lap("rerank")
-    _page(run, sorted(fused.items(), key=lambda kv: kv[1], reverse=True), top_k, offset, context_chars, per_document)
+    _page(run, sorted(fused.items(), key=lambda kv: kv[1], reverse=True), request)
     clock.total()
     return response
 
@@ -215,11 +202,10 @@ def _fuse(run: _Run, table: pa.Table) -> dict[str, float]:
     return fused
 
 
-def _page(
-    run: _Run, ordered: list[tuple[str, float]], top_k: int, offset: int, context_chars: int, per_document: bool
-) -> None:
+def _page(run: _Run, ordered: list[tuple[str, float]], request: SearchRequest) -> None:
     """The page of hits (text, provenance, snippet, optional context) and the per-document view."""
     store, response = run.store, run.response
+    top_k, offset, per_document = request.top_k, request.offset, request.per_document
     entries = store.documents()
     documents_by_id = {e.doc_id: e for e in entries}
     # The case's size for a summary line, from the journal already read (no second pass).
@@ -241,8 +227,8 @@ def _page(
         )
 
     response.hits = [hit(c, s) for c, s in ordered[offset : offset + top_k] if c in fetched]
-    if context_chars > 0:
-        response.hits = add_context(store, response.hits, fetched, context_chars)
+    if request.context_chars > 0:
+        response.hits = add_context(store, response.hits, fetched, request.context_chars)
     if per_document:
         everything = [hit(c, s) for c, s in ordered if c in fetched]
         response.documents = by_document(everything, top_k)
