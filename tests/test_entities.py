@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -39,6 +40,83 @@ ACORDAO = (
 )
 
 
+# The variant table's cases: clean texts, OCR-damaged ones, and near misses that are other names.
+CLEAN_BRIEF = (
+    "Plaintiff's memorandum.\n\n"
+    "John Smith brings this action under 42 U.S.C. § 1983 against the city.\n\n"
+    "Miranda v. Arizona and Brown v. Board of Education frame the issues, as does Marbury v. Madison.\n\n"
+    "The account was held at Wells Fargo Bank for Microsoft Corporation."
+)
+OCR_EXHIBIT = (
+    "Exhibit 4, scanned, OCR text.\n\n"
+    "Declarant Srnith, also typed Sm1th, signed the deed in 0hio.\n\n"
+    "The officers ignored Mirancla v. Arizona entirely.\n\n"
+    "Compare Brovvn v. Board of Educatlon with Marbury v. Madlson.\n\n"
+    "Funds moved through Wells Farqo Bank for Mircosoft Corporation.\n\n"
+    "The claim cites 42 USC 1983, and the reply misquotes Smith v. Jo nes."
+)
+NEAR_MISSES = (
+    "Unrelated parties.\n\n"
+    "The Smithson family sold the land to Smyth Holdings.\n\n"
+    "Smith v. James was settled; Miranda v. Alabama was not.\n\n"
+    "Brown v. Board of Elections concerned ballots.\n\n"
+    "The motion also invoked 42 USC 1982 and named Wells Fargo Advisors."
+)
+PETICAO_OCR = (
+    "PETIÇÃO (digitalizada)\n\n"
+    "Autor: Jose da Sllva, brasileiro, residente em Brasília.\n\n"
+    "Réu: Construtora Horlzonte Ltda., representada por Aureliano Mota de Souza.\n\n"
+    "O Tribunal Regiona1 do Trabalho e o Ministerio Publlco foram intimados.\n\n"
+    "Assina a procuração Aureliano Motta deSouza."
+)
+CONTESTACAO = (
+    "CONTESTAÇÃO\n\n"
+    "José da Silva e Aureliano Motta de Souza contestam. João da Silva e José da Costa são testemunhas.\n\n"
+    "Aplica-se a Lei 11.340, não a Lei 11.343, perante o Tribunal Regional do Trabalho.\n\n"
+    "O Superior Tribunal de Justiça reformou a decisão proferida pelo Tribunal de Justiça de São Paulo."
+)
+# (case, entity, entity_type, text as written, kind of the one mention over it: "exact", "fuzzy" or None,
+# no mention touching it: a near miss must not match even in part, "Tribunal de Justiça" of "pelo Tribunal...")
+VARIANTS: list[tuple[str, str, str, str, str | None]] = [
+    ("Variants", "Smith", "person", "Smith", "exact"),
+    ("Variants", "Smith", "person", "Srnith", "fuzzy"),
+    ("Variants", "Smith", "person", "Sm1th", "fuzzy"),
+    ("Variants", "Smith", "person", "Smithson", None),
+    ("Variants", "Smith", "person", "Smyth", None),
+    ("Variants", "John Smith", "person", "John Smith", "exact"),
+    ("Variants", "Smith v. Jones", "case_citation", "Smith v. James", None),
+    ("Variants", "Smith v. Jones", "case_citation", "Smith v. Jo nes", "fuzzy"),
+    ("Variants", "Miranda v. Arizona", "case_citation", "Miranda v. Arizona", "exact"),
+    ("Variants", "Miranda v. Arizona", "case_citation", "Mirancla v. Arizona", "fuzzy"),
+    ("Variants", "Miranda v. Arizona", "case_citation", "Miranda v. Alabama", None),
+    ("Variants", "Miranda", "any", "Mirancla", "fuzzy"),
+    ("Variants", "Brown v. Board of Education", "any", "Brovvn v. Board of Educatlon", "fuzzy"),
+    ("Variants", "Brown v. Board of Education", "any", "Brown v. Board of Elections", None),
+    ("Variants", "Marbury v. Madison", "any", "Marbury v. Madlson", "fuzzy"),
+    ("Variants", "Wells Fargo Bank", "organization", "Wells Farqo Bank", "fuzzy"),
+    ("Variants", "Wells Fargo Bank", "organization", "Wells Fargo Advisors", None),
+    ("Variants", "Microsoft Corporation", "organization", "Mircosoft Corporation", "fuzzy"),
+    ("Variants", "Ohio", "any", "0hio", "fuzzy"),
+    ("Variants", "42 U.S.C. § 1983", "statute", "42 USC 1983", "exact"),
+    ("Variants", "42 USC 1983", "any", "42 U.S.C. § 1983", "exact"),
+    ("Variants", "42 USC 1983", "any", "42 USC 1982", None),
+    ("Variants", "42 USC 1982", "statute", "42 USC 1983", None),
+    ("Variantes", "José da Silva", "person", "Jose da Sllva", "fuzzy"),
+    ("Variantes", "Jose da Silva", "person", "José da Silva", "exact"),
+    ("Variantes", "José da Silva", "person", "João da Silva", None),
+    ("Variantes", "José da Silva", "person", "José da Costa", None),
+    ("Variantes", "Aureliano Motta de Souza", "person", "Aureliano Mota de Souza", "fuzzy"),
+    ("Variantes", "Aureliano Motta de Souza", "person", "Aureliano Motta deSouza", "fuzzy"),
+    ("Variantes", "Construtora Horizonte Ltda", "organization", "Construtora Horlzonte Ltda", "fuzzy"),
+    ("Variantes", "Tribunal Regional do Trabalho", "court", "Tribunal Regiona1 do Trabalho", "fuzzy"),
+    ("Variantes", "Ministério Público", "organization", "Ministerio Publlco", "fuzzy"),
+    ("Variantes", "Lei 11.340", "statute", "Lei 11.340", "exact"),
+    ("Variantes", "Lei 11.340", "statute", "Lei 11.343", None),
+    ("Variantes", "Superior Tribunal de Justiça", "court", "Superior Tribunal de Justiça", "exact"),
+    ("Variantes", "Superior Tribunal de Justiça", "court", "pelo Tribunal de Justiça de", None),
+]
+
+
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseTrack]:
     root = tmp_path_factory.mktemp("entities")
@@ -57,6 +135,25 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseTrack]:
     assert [r.status for r in results] == ["ingested"] * 2, [r.error for r in results]
     yield app
     app.close()
+
+
+@pytest.fixture(scope="module")
+def variant_cases(app: CaseTrack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, CaseStore]]:
+    root = tmp_path_factory.mktemp("variants")
+    cases = {
+        "Variants": ("en", {"brief_clean.txt": CLEAN_BRIEF, "ocr_exhibit.txt": OCR_EXHIBIT, "near_misses.txt": NEAR_MISSES}),
+        "Variantes": ("pt", {"peticao_ocr.txt": PETICAO_OCR, "contestacao.txt": CONTESTACAO}),
+    }
+    for case, (language, files) in cases.items():
+        app.create_case(case, language=language)
+        for name, text in files.items():
+            (root / name).write_text(text, encoding="utf-8")
+        results = app.ingest(case, [root / n for n in files])
+        assert [r.status for r in results] == ["ingested"] * len(files), [r.error for r in results]
+    stores = {case: app.open_case(case) for case in cases}
+    yield stores
+    for store in stores.values():
+        store.close()
 
 
 @pytest.fixture
@@ -116,6 +213,25 @@ def test_statute_variants_match_but_another_section_does_not(smith: CaseStore) -
     assert other.citation_mode and sorted(found(other)) == sorted(found(result))
     # "§ 1988" is a different statute, not a typo of 1983.
     assert [m.matched_text for m in find_entity(smith, "42 U.S.C. § 1988").mentions] == ["42 U.S.C. § 1988"]
+
+
+@pytest.mark.parametrize(
+    ("case", "entity", "entity_type", "text", "kind"), VARIANTS, ids=[f"{v[1]}={v[3]}" for v in VARIANTS]
+)
+def test_variant_table(
+    variant_cases: dict[str, CaseStore], case: str, entity: str, entity_type: str, text: str, kind: str | None
+) -> None:
+    store = variant_cases[case]
+    result = find_entity(store, entity, entity_type)
+    chunks = store.lance.fetch_chunks([m.chunk_id for m in result.mentions])
+    where = re.compile(rf"(?<!\w){re.escape(text)}(?!\w)")
+    over = {
+        m.matched_text: m.kind
+        for m in result.mentions
+        for w in where.finditer(str(chunks[m.chunk_id]["text"]))
+        if w.start() < m.match_end and m.match_start < w.end()
+    }
+    assert over == ({text: kind} if kind else {}), [(m.matched_text, m.kind, m.similarity) for m in result.mentions]
 
 
 def test_no_match_is_an_empty_result(smith: CaseStore) -> None:
