@@ -7,7 +7,7 @@ from typing import Any
 
 from casetrack.app.models_check import mismatches, search_skips
 from casetrack.domain import SearchResponse
-from casetrack.domain.slots import SLOTS
+from casetrack.domain.slots import SLOT_ORDER, SLOTS
 from casetrack.embed.protocols import EmbedderPool
 from casetrack.errors import ModelNotFoundError
 from casetrack.search.request import SearchRequest
@@ -25,7 +25,9 @@ def run_search(store: CaseStore, pool: EmbedderPool, runtime: SearchRuntime, req
     skipped = search_skips(store, pool, mismatches(store, pool))
     cfg = request.config
     lists = cfg.lists_for(language)
-    wanted = {"E1": True, **{s: SLOTS[s].list_name in lists for s in ("E7", "E6")}, "E12": cfg.rerank}
+    # Every fused list's slot, in load order, and E12 when the rerank stage is on.
+    wanted = {slot: slot == "E1" or SLOTS[slot].list_name in lists for slot in SLOT_ORDER if slot != "E12"}
+    wanted["E12"] = cfg.rerank
     with ExitStack() as stack:
         loaded: dict[str, Any] = {}
         for slot, want in wanted.items():
@@ -34,14 +36,7 @@ def run_search(store: CaseStore, pool: EmbedderPool, runtime: SearchRuntime, req
                     loaded[slot] = stack.enter_context(pool.use(slot, language))
                 except ModelNotFoundError as e:
                     skipped[slot] = str(e)
-        models = QueryModels(
-            dense=loaded.get("E1"),
-            e7=loaded.get("E7"),
-            sparse=loaded.get("E6"),
-            late=loaded.get("E12"),
-            late_codec=stored.get("E12", {}).get("codec"),
-            skipped=skipped,
-        )
+        models = QueryModels(loaded, late_codec=stored.get("E12", {}).get("codec"), skipped=skipped)
         response = search(store, models, request, runtime)
     if "E1" in skipped:
         response.warnings.append(f"dense search (E1) skipped: {skipped['E1']}")

@@ -37,7 +37,6 @@ from casetrack.store.case_store import CaseStore, doc_of_chunk, gen_of_chunk
 
 # Which stored columns each fused list scores candidates with (names from domain/slots.py).
 _LIST_COLUMNS = {SLOTS[slot].list_name: list(SLOTS[slot].columns) for slot in FUSED_SLOTS}
-_MODEL_FIELD = {"dense": "dense", "e7": "e7", "sparse": "sparse"}  # list name -> QueryModels field
 
 
 class _Clock:
@@ -264,7 +263,7 @@ def _window(text: str, index: int | None) -> tuple[int, int] | None:
 
 
 def _model(models: stages.QueryModels, name: str) -> Any:
-    return getattr(models, _MODEL_FIELD[name])
+    return models.for_list(name)
 
 
 def _boost(fused: dict[str, float], rows: list[dict[str, Any]], query: str, language: str, cfg: SearchConfig) -> None:

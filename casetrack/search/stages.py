@@ -16,6 +16,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from casetrack.chunk.windows import unpack_windows
+from casetrack.domain.slots import SLOT_OF_LIST
 from casetrack.embed.late import maxsim_many
 from casetrack.embed.sparse import SparseVector
 from casetrack.embed.token_codec import decode_tokens
@@ -24,14 +25,20 @@ from casetrack.store import lance_tables as lt
 
 @dataclass
 class QueryModels:
-    """The query-side encoders a search may use; None where the stage is skipped."""
+    """The query-side encoders a search may use, by slot (E1, E6, E7, E12); a slot left out is
+    skipped, and `skipped` says why."""
 
-    dense: Any = None  # E1 DenseEncoder
-    e7: Any = None  # E7 DenseEncoder
-    sparse: Any = None  # E6 SparseEncoder
-    late: Any = None  # E12 LateInteractionEncoder
+    encoders: dict[str, Any] = field(default_factory=dict)
     late_codec: str | None = None  # how the case stored its E12 vectors
     skipped: dict[str, str] = field(default_factory=dict)
+
+    def for_list(self, name: str) -> Any:
+        """The encoder behind a fused list ("dense", "sparse", "e7"), or None."""
+        return self.encoders.get(SLOT_OF_LIST[name])
+
+    @property
+    def late(self) -> Any:
+        return self.encoders.get("E12")
 
 
 def rank_by(scores: dict[str, float]) -> list[str]:
