@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from casetrack.config import Settings
 from casetrack.domain.cases import CaseStatus, DocumentSort
 from casetrack.domain.views import CaseSummary, ChunkView, DocumentDetails, DocumentSummary, StatusReport
-from casetrack.errors import CaseTrackError, reopen_fix
 from casetrack.store.registry import CaseRecord, CaseRegistry
 
 if TYPE_CHECKING:
@@ -128,11 +127,7 @@ class CaseTrack:
         """Open a case as its single writer: lock, recover, yield, release."""
         store = self.open_case(name_or_id)
         try:
-            if store.record.status != CaseStatus.ACTIVE:
-                raise CaseTrackError(
-                    f"Case '{store.record.name}' is {store.record.status.value} (read-only).",
-                    fix=reopen_fix(store.record.name),
-                )
+            store.record.require_writable()
             store.lock.acquire(timeout=wait)
             store.recover()
             yield store

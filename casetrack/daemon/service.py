@@ -16,8 +16,6 @@ from casetrack import __version__
 from casetrack.app import CaseTrack
 from casetrack.config import Settings
 from casetrack.daemon.jobs import LOCK_WAIT_SECONDS, Job, JobManager
-from casetrack.domain.cases import CaseStatus
-from casetrack.errors import CaseTrackError, reopen_fix
 from casetrack.store.registry import CaseRecord
 
 log = logging.getLogger(__name__)
@@ -48,11 +46,7 @@ class Service:
 
     def writable_case(self, case: str) -> CaseRecord:
         record = self.app.registry.get(case)
-        if record.status != CaseStatus.ACTIVE:
-            raise CaseTrackError(
-                f"Case '{record.name}' is {record.status.value} (read-only).",
-                fix=reopen_fix(record.name),
-            )
+        record.require_writable()
         return record
 
     def _run_job(self, job: Job, on_progress: Any, on_result: Any) -> None:

@@ -23,6 +23,7 @@ from casetrack.domain.views import CaseSummary
 from casetrack.errors import CaseNotFoundError, CaseTrackError
 from casetrack.mcp import render
 from casetrack.mcp.host import ToolHost
+from casetrack.store.registry import CaseRecord
 
 log = logging.getLogger(__name__)
 
@@ -51,18 +52,21 @@ class ToolContext:
     host: ToolHost
     session: SessionState
 
-    def case_id(self, case_name: str | None) -> str:
+    def case(self, case_name: str | None) -> CaseRecord:
         """The case a tool works on: `case_name` if given, else the session's active case."""
         app = self.host.app
         if case_name and case_name.strip():
-            return app.registry.get(case_name).id
+            return app.registry.get(case_name)
         if self.session.active_case is None:
             raise ToolError(render.NO_ACTIVE_CASE)
         try:
-            return app.registry.get(self.session.active_case).id
+            return app.registry.get(self.session.active_case)
         except CaseNotFoundError as e:
             self.session.active_case = None
             raise ToolError("The active case no longer exists (it was deleted).\n\n" + render.NO_ACTIVE_CASE) from e
+
+    def case_id(self, case_name: str | None) -> str:
+        return self.case(case_name).id
 
     def summary(self, case: str) -> dict[str, Any]:
         """A case's summary plus whether it is this session's active case."""

@@ -27,8 +27,8 @@ async def list_documents(
     tc = tool_context(ctx)
 
     def collect() -> tuple[str, list[DocumentSummary]]:
-        cid = tc.case_id(case_name)
-        return tc.case_name(cid), tc.host.app.list_documents(cid, sort_by)
+        case = tc.case(case_name)
+        return case.name, tc.host.app.list_documents(case.id, sort_by)
 
     name, docs = await call(collect)
     return result(render.documents(name, docs), DocumentListOut(case=name, documents=docs))
@@ -44,8 +44,8 @@ async def get_document(
     tc = tool_context(ctx)
 
     def collect() -> dict[str, Any]:
-        cid = tc.case_id(case_name)
-        return {"case": tc.case_name(cid), **tc.host.app.document_details(cid, document_name)}
+        case = tc.case(case_name)
+        return {"case": case.name, **tc.host.app.document_details(case.id, document_name)}
 
     d = await call(collect)
     return result(render.document(d), DocumentOut(**d))
@@ -63,8 +63,8 @@ async def delete_document(
     tc = tool_context(ctx)
 
     def run() -> tuple[str, str]:
-        cid = tc.case_id(case_name)
-        case = tc.case_name(cid)
+        record = tc.case(case_name)
+        cid, case = record.id, record.name
         doc = tc.host.app.document_details(cid, document_name)
         if not confirm:
             raise ToolError(f"Deletion requires confirm=true. This will remove \"{doc['name']}\" "

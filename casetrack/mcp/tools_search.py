@@ -60,9 +60,9 @@ async def get_chunk(
     tc = tool_context(ctx)
 
     def run() -> dict[str, Any]:
-        cid = tc.case_id(case_name)
-        chunk: ChunkView = tc.host.app.get_chunk(cid, chunk_id, neighbours)
-        return {"case": tc.case_name(cid), **chunk}
+        case = tc.case(case_name)
+        chunk: ChunkView = tc.host.app.get_chunk(case.id, chunk_id, neighbours)
+        return {"case": case.name, **chunk}
 
     c = await call(run)
     return result(render.chunk(c), ChunkOut(**c))
@@ -82,8 +82,8 @@ async def find_entity(
     tc = tool_context(ctx)
 
     def run() -> dict[str, Any]:
-        cid = tc.case_id(case_name)
-        return {"case": tc.case_name(cid), **tc.host.app.find_entity(cid, entity, entity_type, top_k).to_json()}
+        case = tc.case(case_name)
+        return {"case": case.name, **tc.host.app.find_entity(case.id, entity, entity_type, top_k).to_json()}
 
     out = await call(run)
     return result(render.entities(out), EntityOut(**out))

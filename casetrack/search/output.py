@@ -8,8 +8,6 @@ from __future__ import annotations
 from casetrack.domain import SearchHit, SearchResponse
 from casetrack.domain.views import HitJson, SearchJson, source_json
 
-__all__ = ["hit_json", "response_json", "source_json"]
-
 
 def response_json(r: SearchResponse) -> SearchJson:
     """The stable `--json` shape (names fixed by the skeleton issue; add fields, never rename)."""

@@ -29,11 +29,12 @@ from casetrack.search import stages
 from casetrack.search.config import SearchConfig
 from casetrack.search.fusion import reciprocal_rank_fusion
 from casetrack.search.request import SearchRequest
-from casetrack.search.results import add_context, by_document, filter_documents, provenance
+from casetrack.search.results import add_context, by_document, filter_documents
 from casetrack.search.runtime import Inline, SearchRuntime
 from casetrack.search.snippet import best_snippet
 from casetrack.store import lance_tables as lt
 from casetrack.store.case_store import CaseStore, doc_of_chunk, gen_of_chunk
+from casetrack.store.chunk_view import provenance
 
 # Which stored columns each fused list scores candidates with (names from domain/slots.py).
 _LIST_COLUMNS = {SLOTS[slot].list_name: list(SLOTS[slot].columns) for slot in FUSED_SLOTS}
@@ -75,7 +76,7 @@ class _Run:
         return (self.runtime.io if self.runtime is not None else Inline()).submit(fn, *args)
 
     def encode(self, name: str) -> Any:
-        model = _model(self.models, name)
+        model = self.models.for_list(name)
         if self.runtime is None:
             return model.encode_queries([self.query])[0]
         return self.runtime.encode(name, model, self.query, self.cfg.cache_queries)
@@ -102,7 +103,7 @@ def search(
     if doc_filter is not None and not doc_filter:
         response.warnings.append("No document in this case matches the filters.")
         return response
-    lists = [name for name in cfg.lists_for(store.record.language) if name == BM25 or _model(models, name) is not None]
+    lists = [name for name in cfg.lists_for(store.record.language) if name == BM25 or models.for_list(name) is not None]
     run = _Run(store, models, query, cfg, runtime, response, clock, lists, doc_filter, store.visible())
     table, rows = _recall(run)
     fused = _fuse(run, table)
@@ -260,10 +261,6 @@ def _window(text: str, index: int | None) -> tuple[int, int] | None:
         return None
     spans = window_spans(text)
     return spans[index] if index < len(spans) else None
-
-
-def _model(models: stages.QueryModels, name: str) -> Any:
-    return models.for_list(name)
 
 
 def _boost(fused: dict[str, float], rows: list[dict[str, Any]], query: str, language: str, cfg: SearchConfig) -> None:

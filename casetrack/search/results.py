@@ -7,10 +7,7 @@ from typing import Any
 
 from casetrack.domain import DocumentHit, SearchHit
 from casetrack.store.case_store import CaseStore, chunk_id_for
-from casetrack.store.chunk_view import provenance
 from casetrack.store.documents import resolve_documents
-
-__all__ = ["SearchFilters", "add_context", "by_document", "filter_documents", "provenance"]
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from casetrack.domain.cases import CASE_TYPES, LANGUAGES, CaseStatus
 from casetrack.domain.views import CaseJson
-from casetrack.errors import CaseExistsError, CaseNotFoundError, CaseTrackError, Fix
+from casetrack.errors import CaseExistsError, CaseNotFoundError, CaseTrackError, Fix, reopen_fix
 from casetrack.store.sqlite_util import connect, migrate
 
 _LIST_CASES = Fix("List cases", "casetrack case list", "list_cases")
@@ -46,6 +46,11 @@ class CaseRecord:
     status: CaseStatus
     created_at: float
     updated_at: float
+
+    def require_writable(self) -> None:
+        """Raise unless the case takes new documents (closed and archived cases are read-only)."""
+        if self.status != CaseStatus.ACTIVE:
+            raise CaseTrackError(f"Case '{self.name}' is {self.status.value} (read-only).", fix=reopen_fix(self.name))
 
     def to_json(self) -> CaseJson:
         return {
