@@ -74,6 +74,16 @@ def test_ingest_pdf_docx_txt_and_search_with_citations(case: str, tmp_path: Path
     assert top["source"]["document"] == CUAD_PDF.name and top["source"]["page"] in (1, 2)
     assert CITATION.match(top["citation"]), top["citation"]
     assert top["citation"].startswith(f"{CUAD_PDF.name}, p. {top['source']['page']}, para")
+    # `citation`/`source` pin the matched lines inside the chunk; chunk_citation/chunk_source span it.
+    assert CITATION.match(top["chunk_citation"]) and top["chunk_source"]["page"] == top["source"]["page"]
+    assert top["chunk_source"]["char_start"] <= top["source"]["char_start"] < top["source"]["char_end"]
+    assert top["source"]["char_end"] <= top["chunk_source"]["char_end"]
+    assert top["source"]["line_end"] - top["source"]["line_start"] <= 12
+    shown = run_json("chunk", "--case", case, top["chunk_id"], "--query", "termination of the hosting agreement")
+    assert shown["citation"] == top["citation"] and shown["chunk_citation"] == top["chunk_citation"]
+    assert run_json("chunk", "--case", case, top["chunk_id"])["citation"] == top["chunk_citation"]
+    human = run("chunk", "--case", case, top["chunk_id"], "--query", "termination of the hosting agreement").stdout
+    assert top["citation"] in human and f"passage: {top['chunk_citation']}" in human
 
     # Portuguese query finds the Portuguese document; --document restricts the search.
     pt = run_json("search", "--case", case, "recurso de revista", "--document", LENER_TXT.name)

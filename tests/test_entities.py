@@ -186,7 +186,8 @@ def test_exact_mentions_first_then_the_ocr_misspelling(smith: CaseStore) -> None
     assert (result.exact_count, result.fuzzy_count, result.shown, result.truncated) == (2, 1, 3, False)
     fuzzy = scan.mentions[0]
     assert 0.85 <= fuzzy.similarity < 1.0 and brief.mentions[0].similarity == 1.0
-    assert fuzzy.citation == "scan_notes.txt, paras. 1-4, ll. 1-7"  # the chunk's citation
+    # Cited to the mention's own line: the file's line 3 (its blank line 2 counts), paragraph 2.
+    assert fuzzy.citation == "scan_notes.txt, para. 2, l. 3"
     assert "relied on Smlth v. Jones at length" in fuzzy.snippet
     assert fuzzy.chunk_id.startswith(fuzzy.document_id)
     # Offsets point into the chunk's text.

@@ -23,7 +23,7 @@ LENER_TXT = DATA / "lener_br/raw_text/RR474820145230056.txt"
 DOCX = DATA / "docx/python-docx_tests/blk-paras-and-tables.docx"
 
 READ_ONLY = {"list_cases", "get_case_info", "get_job", "list_documents", "get_document", "search_case", "get_chunk",
-             "find_entity", "get_status"}
+             "find_entity", "get_status", "verify_citation"}
 DESTRUCTIVE = {"delete_case", "delete_document"}
 
 
@@ -112,8 +112,13 @@ def test_case_ingest_search_chunk_delete(home: Path, tmp_path: Path, mode: str) 
             assert top["citation"] in text(found) and top["chunk_id"] in text(found)
             only_docx = data(await client.call_tool("search_case", {"query": "paragraph", "document_filter": DOCX.name}))
             assert {r["source"]["document"] for r in only_docx["results"]} == {DOCX.name}
+            # `citation` is the pin-cite (the matched lines); the chunk's own range is chunk_citation.
+            assert top["chunk_citation"].startswith(f"{CUAD_PDF.name}, p. ") and top["snippet"] in text(found)
             chunk = data(await client.call_tool("get_chunk", {"chunk_id": top["chunk_id"], "neighbours": 1}))
-            assert chunk["text"] == top["text"] and chunk["citation"] == top["citation"]
+            assert chunk["text"] == top["text"] and chunk["citation"] == top["chunk_citation"]
+            pinned = data(await client.call_tool("get_chunk", {"chunk_id": top["chunk_id"], "neighbours": 0,
+                                                              "query": "monthly managed hosting fees"}))
+            assert pinned["citation"] == top["citation"] and pinned["chunk_citation"] == top["chunk_citation"]
             bad_chunk = await client.call_tool("get_chunk", {"chunk_id": "nope-1-00000"})
             assert bad_chunk.is_error and "search_case" in text(bad_chunk)
 

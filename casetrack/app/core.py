@@ -22,6 +22,7 @@ from casetrack.store.registry import CaseRecord, CaseRegistry
 
 if TYPE_CHECKING:
     from casetrack.domain import SearchResponse
+    from casetrack.domain.views import VerifyJson
     from casetrack.embed.protocols import EmbedderPool
     from casetrack.ingest.pipeline import FileResult, Progress
     from casetrack.ingest.reembed import ReembedReport
@@ -195,11 +196,15 @@ class CaseTrack:
             store.delete_document(entry.doc_id)
             return entry.name
 
-    def get_chunk(self, case: str, chunk_id: str, neighbours: int = 1) -> ChunkView:
+    def get_chunk(self, case: str, chunk_id: str, neighbours: int = 1, query: str | None = None) -> ChunkView:
+        """A chunk with its neighbours; with `query`, `citation`/`source` are the pin-cite of the
+        lines that answer it and `chunk_citation`/`chunk_source` the chunk's."""
+        from casetrack.search.pincite import pin_chunk_view
         from casetrack.store.chunk_view import get_chunk
 
         with self.reading(case) as store:
-            return get_chunk(store, chunk_id, neighbours)
+            view = get_chunk(store, chunk_id, neighbours)
+            return pin_chunk_view(store, view, query) if query and query.strip() else view
 
     def find_entity(self, case: str, entity: str, entity_type: str = "any", top_k: int = 20) -> EntityResult:
         from casetrack.search.entities import find_entity
@@ -279,3 +284,13 @@ class CaseTrack:
         )
         with self.reading(case) as store:
             return run_search(store, self.pool, self.search_runtime, request)
+
+    def verify_citation(
+        self, case: str, quote: str, citation: str | None = None, document: str | None = None, page: int | None = None,
+        paragraph: int | None = None, line_start: int | None = None, line_end: int | None = None,
+    ) -> VerifyJson:
+        """Is `quote` at the cited place? exact / close / elsewhere / not_found (search/verify.py)."""
+        from casetrack.app.verifying import verify_quote
+
+        with self.reading(case) as store:
+            return verify_quote(store, quote, citation, document, page, paragraph, line_start, line_end)

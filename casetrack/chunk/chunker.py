@@ -153,4 +153,19 @@ def _draft(seq: int, page: Page, page_index: int, start: int, end: int, tokens: 
         token_count=tokens,
         extraction_method=page.extraction_method,
         ocr_confidence=page.ocr_confidence,
+        line_numbers=_line_numbers(page, start, end),
     )
+
+
+def _line_numbers(page: Page, start: int, end: int) -> tuple[int, ...]:
+    """The numbers of the page's lines that overlap [start, end), in order."""
+    first = page.line_at(start)
+    if first is None:
+        return ()
+    i = page.lines.index(first)
+    numbers = []
+    while i < len(page.lines) and page.lines[i].start < end:
+        if page.lines[i].end > start:
+            numbers.append(page.lines[i].number)
+        i += 1
+    return tuple(numbers)

@@ -61,13 +61,16 @@ def _register() -> None:
         search_cmds,
         setup_cmds,
         status_cmds,
+        verify_cmds,
     )
 
     cli.add_command(case_cmds.case)
     cli.add_command(ingest_cmds.ingest)
     cli.add_command(ingest_cmds.ingest_folder)
     cli.add_command(search_cmds.search)
+    cli.add_command(search_cmds.chunk)
     cli.add_command(search_cmds.demo)
+    cli.add_command(verify_cmds.verify)
     cli.add_command(status_cmds.status)
     cli.add_command(status_cmds.reembed)
     cli.add_command(models_cmds.models)

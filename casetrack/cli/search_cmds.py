@@ -30,8 +30,12 @@ def print_response(r: SearchResponse, snippet_chars: int = 400) -> None:
         for i, d in enumerate(r.documents, start=1):
             click.echo(f"  {i}. {d.document} ({d.matching_chunks} matching passages; best: {d.best.citation})")
         click.echo("")
+    if r.no_good_match:
+        click.secho("No good match: nothing in this case clearly answers this; these are only the nearest passages.",
+                    fg="yellow")
     for i, h in enumerate(r.hits, start=1):
-        click.secho(f"{i}. {h.citation}", bold=True)
+        rated = f"  [{h.match} {h.relevance:.2f}]" if h.relevance is not None else ""
+        click.secho(f"{i}. {h.citation}{rated}", bold=True)
         if h.context_before:
             click.secho(textwrap.indent(textwrap.fill("..." + h.context_before, 100), "   "), dim=True)
         click.echo(textwrap.indent(textwrap.fill(h.snippet or h.text[:snippet_chars], 100), "   "))
@@ -86,6 +90,33 @@ def search(
         click.echo(json.dumps(response_json(response), ensure_ascii=False))
     else:
         print_response(response)
+
+
+@click.command("chunk")
+@click.option("--case", "case", required=True, help="Case name or id.")
+@click.argument("chunk_id")
+@click.option("--neighbours", default=1, show_default=True, type=click.IntRange(0, 10),
+              help="Passages to show before and after.")
+@click.option("--query", default=None, help="Pin the citation to the lines that answer this query.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def chunk(ctx: click.Context, case: str, chunk_id: str, neighbours: int, query: str | None, as_json: bool) -> None:
+    """Show a passage (chunk_id from search results) in full, with its neighbours."""
+    view = get_app(ctx).get_chunk(case, chunk_id, neighbours, query=query)
+    if as_json:
+        click.echo(json.dumps(view, ensure_ascii=False))
+        return
+    for n in view["before"]:
+        click.secho(f"[{n['citation']}]", dim=True)
+        click.secho(textwrap.indent(textwrap.fill(n["text"], 100), "   "), dim=True)
+    click.secho(view["citation"], bold=True)
+    if "chunk_citation" in view:
+        click.echo(textwrap.indent(textwrap.fill(view.get("snippet", ""), 100), "   "))
+        click.secho(f"passage: {view['chunk_citation']}", bold=True)
+    click.echo(textwrap.indent(textwrap.fill(view["text"], 100), "   "))
+    for n in view["after"]:
+        click.secho(f"[{n['citation']}]", dim=True)
+        click.secho(textwrap.indent(textwrap.fill(n["text"], 100), "   "), dim=True)
 
 
 @click.command("demo")

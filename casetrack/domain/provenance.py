@@ -25,11 +25,15 @@ class Provenance:
     # DOCX "lines" are explicit line breaks, not the lines Word lays out on screen: citing them
     # would send the reader to the wrong place, so DOCX citations stop at the paragraph.
     lines_citable: bool = True
+    # The last page of a span that crosses pages (`pp. 12-13`); None when it stays on `page`.
+    page_end: int | None = None
 
     def citation(self) -> str:
         """Full citation in the spec's form: `Contract.pdf, p. 12, para. 8, ll. 1-4`."""
         parts = [self.document]
-        if self.page is not None:
+        if self.page is not None and self.page_end is not None and self.page_end != self.page:
+            parts.append(f"pp. {self.page}-{self.page_end}")
+        elif self.page is not None:
             parts.append(f"p. {self.page}")
         if self.paragraph_start == self.paragraph_end:
             parts.append(f"para. {self.paragraph_start}")
@@ -65,6 +69,9 @@ class ChunkDraft:
     token_count: int
     extraction_method: ExtractionMethod = ExtractionMethod.NATIVE
     ocr_confidence: float | None = None
+    # The stored number of each line of `text`, in order (the first may be a partial line):
+    # consecutive on a page, but a .txt's own line numbers skip its blank lines.
+    line_numbers: tuple[int, ...] = ()
 
     def provenance(self, document: str, document_id: str) -> Provenance:
         return Provenance(

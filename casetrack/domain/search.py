@@ -12,14 +12,22 @@ class SearchHit:
     chunk_id: str
     text: str
     score: float
-    provenance: Provenance
-    snippet: str = ""  # the sentences of `text` that best match the query
-    context_before: str | None = None  # end of the previous chunk of the document (if asked)
-    context_after: str | None = None  # start of the next chunk
+    provenance: Provenance  # the pin-cite: the lines of `text` that answer the query
+    snippet: str = ""  # the pin-cite's text, made readable (hyphenation joined, spaces collapsed)
+    context_before: str | None = None  # the text before the snippet (chunk, then previous chunk)
+    context_after: str | None = None  # the text after it (chunk, then next chunk)
+    chunk_provenance: Provenance | None = None  # the whole chunk's range (None: same as provenance)
+    relevance: float | None = None  # 0-1, how well it answers the query (search/relevance.py)
+    match: str = ""  # relevance's label: exact, strong, good, weak, poor
 
     @property
     def citation(self) -> str:
+        """The pin-cite's citation."""
         return self.provenance.citation()
+
+    @property
+    def chunk_citation(self) -> str:
+        return (self.chunk_provenance or self.provenance).citation()
 
 
 @dataclass
@@ -46,3 +54,5 @@ class SearchResponse:
     # The case's committed documents and chunks when it was searched (for a summary line).
     case_documents: int = 0
     case_chunks: int = 0
+    # The best result is weak (search/relevance.py): the case probably does not say that.
+    no_good_match: bool = False

@@ -118,6 +118,11 @@ class ChunkView(TypedDict):
     source: SourceJson
     before: list[ChunkBrief]
     after: list[ChunkBrief]
+    # With a query: `citation`/`source` are the pin-cite for it, `snippet` its text, and these
+    # the whole chunk's (without a query `citation`/`source` are the chunk's and these absent).
+    snippet: NotRequired[str]
+    chunk_citation: NotRequired[str]
+    chunk_source: NotRequired[SourceJson]
 
 
 class SlotStatusJson(TypedDict):
@@ -163,7 +168,12 @@ class ContextJson(TypedDict):
 
 
 class HitJson(TypedDict):
-    """One search result (`results` of `casetrack search --json` and search_case)."""
+    """One search result (`results` of `casetrack search --json` and search_case).
+
+    `citation`/`source` are the pin-cite: the lines inside the chunk that answer the query, whose
+    text (made readable) is `snippet`; `chunk_citation`/`chunk_source` are the whole chunk's
+    range, whose text is `text`.
+    """
 
     chunk_id: str
     text: str
@@ -172,6 +182,10 @@ class HitJson(TypedDict):
     citation: str
     citation_short: str
     source: SourceJson
+    chunk_citation: str
+    chunk_source: SourceJson
+    relevance: float | None  # 0-1, how well it answers the query (README: "Reading results")
+    match: str  # relevance's label: exact | strong | good | weak | poor
     context: NotRequired[ContextJson]  # when neighbouring text was asked for
 
 
@@ -193,4 +207,41 @@ class SearchJson(TypedDict):
     stages_skipped: dict[str, str]
     timings_ms: dict[str, float]
     warnings: list[str]
+    no_good_match: bool  # the best result is weak: the case probably does not say that
     documents: NotRequired[list[DocumentHitJson]]  # the per-document view, when asked
+
+
+class DifferenceJson(TypedDict):
+    """One word-level difference between a quote and the text (`verify_citation`)."""
+
+    quote: str  # the quote's words ("" when the text has words the quote lacks)
+    text: str  # the text's words ("" when the quote has words the text lacks)
+    kind: str  # number | negation | modal | spelling | name | other
+
+
+class VerifyJson(TypedDict):
+    """`casetrack verify --json` and verify_citation's structured output.
+
+    verdict: exact (the quote is at the cite), close (at the cite with small differences),
+    elsewhere (in the case at another place: `found_at`), not_found. `differences` compare the
+    quote with the text it was found in (at the cite for close, at `found_at` for elsewhere);
+    `meaning_changes` lists the kinds among them that change what the text says (number,
+    negation, modal).
+    """
+
+    case: str
+    verdict: str
+    message: str
+    quote: str
+    citation: str  # the citation as given (or built from the fields given)
+    cite_resolved: str | None  # the place checked, with the document's full name
+    cite_problem: str | None  # why the cited place could not be read (no such page...), else None
+    text_at_cite: str
+    text_at_cite_trimmed: bool  # a long cited place (a page) cut to the lines that best match
+    found_at: str | None  # where the quote is (exact pin-cite); None when not found
+    also_found_at: list[str]  # other places that hold it
+    differences: list[DifferenceJson]
+    meaning_changed: bool
+    meaning_changes: list[str]
+    similarity: float  # 0-1: the quote against the text it is compared with
+    elapsed_ms: float

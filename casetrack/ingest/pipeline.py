@@ -185,6 +185,7 @@ def chunk_rows(drafts: list[ChunkDraft], embeddings: ChunkEmbeddings) -> pa.Tabl
         "token_count": [d.token_count for d in drafts],
         "extraction_method": [d.extraction_method.value for d in drafts],
         "ocr_confidence": [d.ocr_confidence for d in drafts],
+        "line_numbers": [list(d.line_numbers) for d in drafts],
     }
     base = [f for f in chunk_schema(1) if f.name not in EMBEDDING_COLUMNS]
     arrays = [pa.array(columns[f.name], f.type) for f in base] + list(embeddings.columns.values())

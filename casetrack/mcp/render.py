@@ -151,6 +151,9 @@ def search(out: Mapping[str, Any], case_stats: str, max_chars: int = 700) -> str
     if not out["results"]:
         lines += ["", "No results. Try other words, a broader question, or check list_documents."]
         return "\n".join(lines)
+    if out.get("no_good_match"):
+        lines += ["", "No good match: nothing in this case clearly answers this; the results below are only the "
+                  "nearest text (relevance under 0.4). Do not treat them as the answer."]
     if out.get("documents"):
         lines += ["", "Best documents:"]
         for i, d in enumerate(out["documents"], start=1):
@@ -159,7 +162,8 @@ def search(out: Mapping[str, Any], case_stats: str, max_chars: int = 700) -> str
         text = hit.get("snippet") or hit["text"]
         if len(text) > max_chars:
             text = text[:max_chars].rsplit(" ", 1)[0] + " ..."
-        lines += ["", f"--- Result {i} (score: {hit['score']:.2f}) ---", hit["citation"], f"chunk_id: {hit['chunk_id']}",
+        rated = f"relevance: {hit['relevance']:.2f} {hit['match']}" if hit.get("relevance") is not None else f"score: {hit['score']:.2f}"
+        lines += ["", f"--- Result {i} ({rated}) ---", hit["citation"], f"chunk_id: {hit['chunk_id']}",
                   "", f"\"{text}\""]
         ctx = hit.get("context")
         if ctx:
@@ -173,6 +177,8 @@ def search(out: Mapping[str, Any], case_stats: str, max_chars: int = 700) -> str
 
 def chunk(c: Mapping[str, Any]) -> str:
     lines = [c.get("citation", ""), f"chunk_id: {c['chunk_id']}", ""]
+    if c.get("chunk_citation"):  # pinned to a query: the matched lines, then the whole passage
+        lines[1:1] = [f"\"{c.get('snippet', '')}\"", f"passage: {c['chunk_citation']}"]
     for n in c.get("before", []):
         lines += [f"[before: {n.get('citation', n['chunk_id'])}]", n["text"], ""]
     lines += ["[this passage]", c["text"]]

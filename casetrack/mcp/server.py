@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 from mcp.server import MCPServer
 
 from casetrack import __version__
-from casetrack.mcp import tools_cases, tools_documents, tools_ingest, tools_search, tools_status
+from casetrack.mcp import tools_cases, tools_documents, tools_ingest, tools_search, tools_status, tools_verify
 from casetrack.mcp.context import SessionState, ToolContext, ToolDef
 from casetrack.mcp.host import ToolHost
 
@@ -34,6 +34,7 @@ TOOLS: tuple[ToolDef, ...] = (
     *tools_ingest.tools.tools,
     *tools_documents.tools.tools,
     *tools_search.tools.tools,
+    *tools_verify.tools.tools,
     *tools_status.tools.tools,
 )
 

@@ -56,12 +56,15 @@ async def get_chunk(
     chunk_id: Annotated[str, Field(description="chunk_id from a search result", min_length=1)],
     neighbours: Annotated[int, Field(ge=0, le=5, description="Passages to include before and after")] = 1,
     case_name: CaseNameArg = None,
+    query: Annotated[str | None, Field(
+        description="The question or words searched for: citation and source then pin the lines of the passage "
+                    "that answer it (chunk_citation is the whole passage)", max_length=2000)] = None,
 ) -> Annotated[CallToolResult, ChunkOut]:
     tc = tool_context(ctx)
 
     def run() -> dict[str, Any]:
         case = tc.case(case_name)
-        chunk: ChunkView = tc.host.app.get_chunk(case.id, chunk_id, neighbours)
+        chunk: ChunkView = tc.host.app.get_chunk(case.id, chunk_id, neighbours, query=query)
         return {"case": case.name, **chunk}
 
     c = await call(run)

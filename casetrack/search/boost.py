@@ -277,7 +277,7 @@ def boost_scores(
     return scores
 
 
-_FUNCTION_WORDS = frozenset(words(fold(
+FUNCTION_WORDS = _FUNCTION_WORDS = frozenset(words(fold(
     "what which when where does with from that this about under have there their whether shall would should "
     "could into upon quais qual quando onde como sobre para entre pelo pela pelos pelas isso esta este essa "
     "esse seja sido qualquer")))

@@ -46,6 +46,17 @@ class SearchConfig:
     # Weight of the heading cue (a chunk whose heading holds the query's words; boost.HEADING_WEIGHT
     # is the suggested value). Off by default until it measures a gain.
     boost_heading_weight: float = 0.0
+    # A query that names its document (parties, title, process number: rare words its first
+    # chunk holds) adds a "focus" list: BM25 of the rest of the question inside that document
+    # (search/naming.py), so the answer is not outranked by the cover page that repeats the names.
+    focus: bool = True
+    # A keyword query (at most four content words) lifts chunks with a line about the term (its
+    # heading, definition) by this many first places (search/topic.py); 0 turns it off.
+    topic_weight: float = 2.0
+    # A candidate whose text reproduces the query (a pasted passage, 8+ words, allowing
+    # whitespace, hyphenation, quotes, case and OCR-like noise) ranks above all others
+    # (search/verbatim.py).
+    verbatim: bool = True
     # Stage 4: late-interaction MaxSim over the top `rerank_top` fused candidates.
     rerank: bool = False
     rerank_top: int = 50

@@ -29,6 +29,7 @@ from casetrack.search.entity_match import (
     snippet_around,
     tokens,
 )
+from casetrack.search.pincite import pin_provenance, stored_line_numbers
 from casetrack.store.case_store import CaseStore, gen_of_chunk
 from casetrack.store.chunk_view import provenance
 from casetrack.store.journal import JournalEntry
@@ -278,9 +279,14 @@ def _mentions_in(
     if not found:
         return []
     prov = provenance(row, documents)
+    line_numbers = stored_line_numbers(row)
     out = []
     for m in found:
         start, end = words[m.first][1], words[m.last][2]
+        # Cited to the mention's own line(s), not the whole chunk.
+        line_start, line_end = text.rfind("\n", 0, start) + 1, text.find("\n", end)
+        line_end = len(text) if line_end < 0 else line_end
+        cite = pin_provenance(prov, text, line_start, line_end, line_numbers)
         out.append(
             Mention(
                 chunk_id=str(row["chunk_id"]),
@@ -289,7 +295,7 @@ def _mentions_in(
                 matched_text=text[start:end],
                 kind="exact" if m.similarity >= 1.0 else "fuzzy",
                 similarity=round(m.similarity, 3),
-                citation=prov.citation(),
+                citation=cite.citation(),
                 snippet=snippet_around(text, start, end),
                 match_start=start,
                 match_end=end,

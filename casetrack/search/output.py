@@ -19,6 +19,7 @@ def response_json(r: SearchResponse) -> SearchJson:
         "stages_skipped": r.stages_skipped,
         "timings_ms": r.timings_ms,
         "warnings": r.warnings,
+        "no_good_match": r.no_good_match,
     }
     if r.documents:
         out["documents"] = [
@@ -35,8 +36,10 @@ def response_json(r: SearchResponse) -> SearchJson:
 
 
 def hit_json(h: SearchHit) -> HitJson:
-    """One result: text, citation and provenance (+ "context" when neighbours were asked for)."""
+    """One result: the chunk's text, the pin-cite (citation, source, snippet) and the chunk's own
+    citation and range (+ "context" when neighbours were asked for)."""
     p = h.provenance
+    chunk = h.chunk_provenance or p
     out: HitJson = {
         "chunk_id": h.chunk_id,
         "text": h.text,
@@ -45,6 +48,10 @@ def hit_json(h: SearchHit) -> HitJson:
         "citation": h.citation,
         "citation_short": p.citation_short(),
         "source": source_json(p),
+        "chunk_citation": chunk.citation(),
+        "chunk_source": source_json(chunk),
+        "relevance": h.relevance,
+        "match": h.match,
     }
     if h.context_before is not None or h.context_after is not None:
         out["context"] = {"before": h.context_before, "after": h.context_after}

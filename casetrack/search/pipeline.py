@@ -25,17 +25,18 @@ from casetrack.chunk.windows import window_spans
 from casetrack.domain import SearchHit, SearchResponse
 from casetrack.domain.slots import BM25, FUSED_SLOTS, SLOTS
 from casetrack.errors import CaseTrackError, Fix
-from casetrack.search import stages
+from casetrack.search import relevance, stages
 from casetrack.search.config import SearchConfig
 from casetrack.search.fusion import reciprocal_rank_fusion
+from casetrack.search.pincite import pinned_hit
 from casetrack.search.request import SearchRequest
 from casetrack.search.results import add_context, by_document, filter_documents
 from casetrack.search.runtime import Inline, SearchRuntime
-from casetrack.search.snippet import best_snippet
 from casetrack.store import lance_tables as lt
-from casetrack.store.case_store import CaseStore, doc_of_chunk, gen_of_chunk
-from casetrack.store.chunk_view import provenance
+from casetrack.store.case_store import CaseStore, chunk_id_for, doc_of_chunk, gen_of_chunk
 
+# Straddling candidates checked with their neighbour at most (more: the query is not a passage).
+MAX_STRADDLES = 8
 # Which stored columns each fused list scores candidates with (names from domain/slots.py).
 _LIST_COLUMNS = {SLOTS[slot].list_name: list(SLOTS[slot].columns) for slot in FUSED_SLOTS}
 
@@ -71,6 +72,11 @@ class _Run:
     rankings: dict[str, list[str]] = field(default_factory=dict)
     best_window: dict[str, int] = field(default_factory=dict)  # chunk -> its passage window that matched E1 best
     query_vectors: dict[str, Any] = field(default_factory=dict)  # list name -> the query's vector
+    exact_spans: dict[str, tuple[int, int]] = field(default_factory=dict)  # chunk -> span the query reproduces
+    verbatim_scores: dict[str, float] = field(default_factory=dict)  # chunk -> alignment similarity (0-100)
+    cosines: dict[str, float] = field(default_factory=dict)  # chunk -> E1 cosine (best passage window)
+    focus_documents: frozenset[str] = frozenset()  # the documents the query names (search/naming.py)
+    focus_names: frozenset[str] = frozenset()  # the analyzed query terms that name them
 
     def submit(self, fn: Callable[..., pa.Table], *args: Any) -> Future[pa.Table]:
         return (self.runtime.io if self.runtime is not None else Inline()).submit(fn, *args)
@@ -115,6 +121,8 @@ def search(
         _rerank(fused, store, models, query, cfg)
         response.stages_used.append("rerank")
         clock.lap("rerank")
+    if cfg.verbatim and fused:
+        _verbatim(run, fused, rows)
     _page(run, sorted(fused.items(), key=lambda kv: kv[1], reverse=True), request)
     clock.total()
     return response
@@ -127,7 +135,7 @@ def _recall(run: _Run) -> tuple[pa.Table, list[dict[str, Any]]]:
     candidates: list[str] = []
     # Only what ranking needs is read for every candidate (each column is a random read per
     # row); text and provenance are read for the page of results at the end.
-    base = ["chunk_id", "text"] if cfg.boost else ["chunk_id"]
+    base = ["chunk_id", "text"] if cfg.boost or cfg.verbatim else ["chunk_id"]
     columns = base + [c for name in lists if name != BM25 for c in _LIST_COLUMNS[name]]
     if "dense" in lists and cfg.dense_windows:
         columns.append(lt.WINDOW_VECTORS)
@@ -137,6 +145,8 @@ def _recall(run: _Run) -> tuple[pa.Table, list[dict[str, Any]]]:
         run.rankings[BM25] = [h.chunk_id for h in hits if run.visible.get(h.doc_id) == gen_of_chunk(h.chunk_id)]
         candidates += run.rankings[BM25]
         response.stages_used.append(BM25)
+        if cfg.focus:
+            candidates += _focus(run, hits)
         # Read the BM25 candidates' ranking columns while the query is encoded and the ANN runs
         # (LanceDB and onnxruntime release the GIL: the two overlap on two cores).
         bm25_rows = run.submit(store.lance.fetch_table, list(run.rankings[BM25]), columns)
@@ -159,7 +169,7 @@ def _recall(run: _Run) -> tuple[pa.Table, list[dict[str, Any]]]:
         parts.insert(0, bm25_rows.result())
     table = _candidate_table(store, list(dict.fromkeys(candidates)), parts, columns)
     run.query_vectors = query_vectors
-    boosting = cfg.boost and "text" in table.column_names  # no text column: no chunks yet
+    boosting = (cfg.boost or cfg.verbatim) and "text" in table.column_names  # no text column: no chunks yet
     ids = table.column("chunk_id").to_pylist()
     rows = table.select(base).to_pylist() if boosting else [{"chunk_id": c, "text": ""} for c in ids]
     run.clock.lap("fetch_candidates")
@@ -179,7 +189,7 @@ def _fuse(run: _Run, table: pa.Table) -> dict[str, float]:
             scores = stages.sparse_scores(vector, ids, column(lt.SPARSE_IDS), column(lt.SPARSE_VALUES))
         elif name == "dense" and cfg.dense_windows:
             windowed = stages.windowed_dense_scores(vector, ids, column(lt.VECTOR), column(lt.WINDOW_VECTORS))
-            scores, run.best_window = windowed.scores, windowed.best_window
+            scores, run.best_window, run.cosines = windowed.scores, windowed.best_window, windowed.best_cosine
             if windowed.with_windows:
                 response.stages_used.append("dense_windows")
             elif scores:
@@ -189,13 +199,18 @@ def _fuse(run: _Run, table: pa.Table) -> dict[str, float]:
                 )
         else:
             scores = stages.dense_scores(vector, ids, column(_LIST_COLUMNS[name][0]))
+            if name == "dense":
+                run.cosines = dict(scores)
         run.rankings[name] = stages.rank_by(scores)
         if name != "dense":
             response.stages_used.append(name)
         run.clock.lap(name)
     if "dense" in run.rankings:
         response.stages_used.insert(1 if BM25 in run.rankings else 0, "dense")
+    focus = run.rankings.pop("focus", None)
     fused = dict(reciprocal_rank_fusion(run.rankings, k=cfg.rrf_k, weights=cfg.weights))
+    if focus is not None and "text" in table.column_names:
+        _refocus(run, fused, focus, dict(zip(ids, table.column("text").to_pylist(), strict=True)))
     if len(run.rankings) > 1:
         response.stages_used.append("rrf")
     run.clock.lap("fuse")
@@ -216,23 +231,26 @@ def _page(run: _Run, ordered: list[tuple[str, float]], request: SearchRequest) -
 
     def hit(chunk_id: str, score: float) -> SearchHit:
         row = fetched[chunk_id]
-        return SearchHit(
-            chunk_id=chunk_id,
-            text=row["text"],
-            score=round(score, 6),
-            provenance=provenance(row, documents_by_id),
-            snippet=best_snippet(
-                row["text"], run.query, store.bm25.analyzer, focus=_window(row["text"], run.best_window.get(chunk_id))
-            ),
+        return pinned_hit(
+            chunk_id, row, documents_by_id, score, run.query, store.bm25.analyzer,
+            focus=_window(row["text"], run.best_window.get(chunk_id)), exact=run.exact_spans.get(chunk_id),
         )
 
-    response.hits = [hit(c, s) for c, s in ordered[offset : offset + top_k] if c in fetched]
+    response.hits = _rate(run, [hit(c, s) for c, s in ordered[offset : offset + top_k] if c in fetched])
+    if response.hits and offset == 0:
+        response.no_good_match = max(h.relevance or 0.0 for h in response.hits) < relevance.NO_GOOD_MATCH
     if request.context_chars > 0:
         response.hits = add_context(store, response.hits, fetched, request.context_chars)
     if per_document:
-        everything = [hit(c, s) for c, s in ordered if c in fetched]
+        everything = _rate(run, [hit(c, s) for c, s in ordered if c in fetched])
         response.documents = by_document(everything, top_k)
     run.clock.lap("fetch")
+
+
+def _rate(run: _Run, hits: list[SearchHit]) -> list[SearchHit]:
+    analyzer = run.store.bm25.analyzer
+    freqs = run.store.bm25.doc_freqs(analyzer.terms(run.query))
+    return relevance.rate(hits, run.query, analyzer, freqs, run.cosines, run.verbatim_scores, run.store.record.language)
 
 
 def _candidate_table(store: CaseStore, candidates: list[str], parts: list[pa.Table], columns: list[str]) -> pa.Table:
@@ -275,6 +293,95 @@ def _boost(fused: dict[str, float], rows: list[dict[str, Any]], query: str, lang
                           discount_common=cfg.boost_discount_common, document_of=by_document)
     for chunk_id, value in scores.items():
         fused[chunk_id] += cfg.boost_weight * value / (cfg.rrf_k + 1)
+    if cfg.topic_weight:
+        from casetrack.search.topic import topic_scores
+
+        for chunk_id, value in topic_scores(query, texts).items():
+            fused[chunk_id] += cfg.topic_weight * value / (cfg.rrf_k + 1)
+
+
+def _focus(run: _Run, hits: list[Any]) -> list[str]:
+    """When the query names a document (search/naming.py): BM25 of the rest of the question
+    inside it, as one more ranked list ("focus"). Returns its chunk ids."""
+    from casetrack.search.naming import COVERS_CHECKED, find_naming
+
+    store = run.store
+    docs = [d for d in dict.fromkeys(h.doc_id for h in hits) if d in run.visible][:COVERS_CHECKED]
+    if not docs:
+        return []
+    rows = store.lance.fetch_chunks([chunk_id_for(d, run.visible[d], 0) for d in docs], ["chunk_id", "doc_id", "text"])
+    covers = {str(r["doc_id"]): str(r["text"]) for r in rows.values()}
+    for doc_id in covers:
+        entry = store.journal.get(doc_id)
+        if entry is not None:
+            covers[doc_id] += "\n" + entry.name.rsplit(".", 1)[0].replace("_", " ")
+    analyzer = store.bm25.analyzer
+    naming = find_naming(run.query, analyzer, store.bm25.doc_freqs(analyzer.terms(run.query)), covers)
+    if naming is None:
+        return []
+    within = set(naming.documents) & run.doc_filter if run.doc_filter is not None else set(naming.documents)
+    found = store.bm25.search(naming.residual, run.cfg.bm25_candidates // 2, within)
+    run.rankings["focus"] = [h.chunk_id for h in found if run.visible.get(h.doc_id) == gen_of_chunk(h.chunk_id)]
+    run.focus_documents, run.focus_names = frozenset(within), naming.names
+    run.response.stages_used.append("focus")
+    run.clock.lap("focus")
+    return run.rankings["focus"]
+
+
+def _refocus(run: _Run, fused: dict[str, float], focus: list[str], texts: dict[str, str]) -> None:
+    """In the named documents, a chunk that holds the naming words (the cover page, the signature
+    block, a recital) is ranked by the rest of the question instead: it loses what it ranks below
+    first in the focus list (1/(k+1) - 1/(k+rank), the most when it is not in the list). Chunks
+    without the names keep their scores, so the documents keep their standing."""
+    k = run.cfg.rrf_k
+    rank = {chunk_id: r for r, chunk_id in enumerate(focus, start=1)}
+    analyzer = run.store.bm25.analyzer
+    for chunk_id in fused:
+        if doc_of_chunk(chunk_id) in run.focus_documents and run.focus_names & set(analyzer.terms(texts.get(chunk_id, ""))):
+            fused[chunk_id] -= 1 / (k + 1) - 1 / (k + rank.get(chunk_id, len(focus) + 1))
+
+
+def _verbatim(run: _Run, fused: dict[str, float], rows: list[dict[str, Any]]) -> None:
+    """Candidates that reproduce the query go first (search/verbatim.py), also when the passage
+    runs over two chunks."""
+    from casetrack.search.verbatim import lift, verbatim_matches
+
+    matches, straddles = verbatim_matches(run.query, ((r["chunk_id"], r["text"]) for r in rows if r["chunk_id"] in fused))
+    if straddles and len(straddles) <= MAX_STRADDLES:
+        for chunk_id, match in _joined(run, straddles).items():
+            if chunk_id not in matches or match.coverage > matches[chunk_id].coverage:
+                matches[chunk_id] = match
+                fused.setdefault(chunk_id, 0.0)
+    if matches:
+        lift(fused, matches)
+        run.exact_spans = {c: (m.start, m.end) for c, m in matches.items()}
+        run.verbatim_scores = {c: m.score for c, m in matches.items()}  # a split passage: each part
+        run.response.stages_used.append("verbatim")
+    run.clock.lap("verbatim")
+
+
+def _joined(run: _Run, straddles: list[Any]) -> dict[str, Any]:
+    """Each straddling candidate aligned together with the neighbouring chunk it runs into."""
+    from casetrack.search.verbatim import join
+
+    pairs: list[tuple[str, str]] = []
+    for s in straddles:
+        doc, gen, seq = doc_of_chunk(s.chunk_id), gen_of_chunk(s.chunk_id), int(s.chunk_id.rsplit("-", 1)[1])
+        other = chunk_id_for(doc, gen, seq + 1 if s.runs_on else seq - 1)
+        pairs.append((s.chunk_id, other) if s.runs_on else (other, s.chunk_id))
+    wanted = sorted({c for pair in pairs for c in pair})
+    rows = run.store.lance.fetch_chunks(wanted, ["chunk_id", "text", "char_start", "char_end", "page_index"])
+    out: dict[str, Any] = {}
+    for first, second in dict.fromkeys(pairs):
+        a, b = rows.get(first), rows.get(second)
+        if a is None or b is None:
+            continue
+        same_page = a["page_index"] == b["page_index"]
+        overlap = max(0, int(a["char_end"]) - int(b["char_start"])) if same_page else 0
+        found = join(run.query, str(a["text"]), str(b["text"]), overlap)
+        if found is not None:
+            out[first], out[second] = found
+    return out
 
 
 def _rerank(fused: dict[str, float], store: CaseStore, models: stages.QueryModels, query: str, cfg: SearchConfig) -> None:

@@ -6,6 +6,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from casetrack.domain import DocumentHit, SearchHit
+from casetrack.search.pincite import pin_offsets
+from casetrack.search.snippet import readable
 from casetrack.store.case_store import CaseStore, chunk_id_for
 from casetrack.store.documents import resolve_documents
 
@@ -47,7 +49,10 @@ def filter_documents(store: CaseStore, filters: SearchFilters) -> set[str] | Non
 def add_context(
     store: CaseStore, hits: list[SearchHit], rows: dict[str, dict[str, Any]], chars: int
 ) -> list[SearchHit]:
-    """`hits` with context_before/after: up to `chars` characters of each one's neighbours."""
+    """`hits` with context_before/after: up to `chars` characters of the text just before and
+    after each one's displayed span (its pin-cite), from its own chunk and then the neighbouring
+    chunk, never repeating what the snippet shows (consecutive chunks overlap by a sentence or
+    two: the overlap is cut off)."""
     wanted: dict[tuple[str, int, int], tuple[int, str]] = {}
     for i, hit in enumerate(hits):
         row = rows[hit.chunk_id]
@@ -55,16 +60,59 @@ def add_context(
         wanted[(doc, gen, seq - 1)] = (i, "before")
         wanted[(doc, gen, seq + 1)] = (i, "after")
     ids = [chunk_id_for(doc, gen, seq) for doc, gen, seq in wanted if seq >= 0]
-    neighbours = store.lance.fetch_chunks(ids, ["chunk_id", "doc_id", "gen", "seq", "text"])
-    out = list(hits)
+    columns = ["chunk_id", "doc_id", "gen", "seq", "text", "page_index", "char_start", "char_end"]
+    neighbours = store.lance.fetch_chunks(ids, columns)
+    before = [_own_text(h, rows[h.chunk_id], "before") for h in hits]
+    after = [_own_text(h, rows[h.chunk_id], "after") for h in hits]
     for row in neighbours.values():
         i, side = wanted[(str(row["doc_id"]), int(row["gen"]), int(row["seq"]))]
-        text = str(row["text"])
+        mine = rows[hits[i].chunk_id]
         if side == "before":
-            out[i] = replace(out[i], context_before=text[-chars:])
+            before[i] = _beyond(row, mine, "before") + "\n\n" + before[i]
         else:
-            out[i] = replace(out[i], context_after=text[:chars])
-    return out
+            after[i] = after[i] + "\n\n" + _beyond(row, mine, "after")
+    return [
+        replace(h, context_before=_tail(b, chars) or None, context_after=_head(a, chars) or None)
+        for h, b, a in zip(hits, before, after, strict=True)
+    ]
+
+
+def _own_text(hit: SearchHit, row: dict[str, Any], side: str) -> str:
+    """The hit's chunk text before or after its pin-cite."""
+    text = str(row["text"])
+    start, end = pin_offsets(hit)
+    return text[:start] if side == "before" else text[end:]
+
+
+def _beyond(neighbour: dict[str, Any], mine: dict[str, Any], side: str) -> str:
+    """The neighbour's text outside `mine` (chunks of one page overlap by whole sentences)."""
+    text = str(neighbour["text"])
+    n_start, m_start, m_end = neighbour.get("char_start"), mine.get("char_start"), mine.get("char_end")
+    if not (isinstance(n_start, int) and isinstance(m_start, int) and isinstance(m_end, int)):
+        return text
+    if neighbour.get("page_index") != mine.get("page_index"):
+        return text
+    if side == "before":
+        return text[: max(0, m_start - n_start)]
+    return text[max(0, m_end - n_start) :]
+
+
+def _tail(text: str, chars: int) -> str:
+    """The last `chars` characters of `text` made readable, starting at a whole word."""
+    flat = readable(text)
+    if len(flat) <= chars:
+        return flat
+    cut = flat[-chars:]
+    return cut.split(" ", 1)[1] if " " in cut and not flat[-chars - 1].isspace() else cut
+
+
+def _head(text: str, chars: int) -> str:
+    """The first `chars` characters of `text` made readable, ending at a whole word."""
+    flat = readable(text)
+    if len(flat) <= chars:
+        return flat
+    cut = flat[:chars]
+    return cut.rsplit(" ", 1)[0] if " " in cut and not flat[chars].isspace() else cut
 
 
 def by_document(hits: list[SearchHit], limit: int) -> list[DocumentHit]:

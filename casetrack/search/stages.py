@@ -77,6 +77,7 @@ def windowed_dense_scores(
     out = WindowedScores()
     if windows is None or not scores:
         out.scores = {cid: 2 * s for cid, s in scores.items()}
+        out.best_cosine = dict(scores)
         return out
     q = query / max(float(np.linalg.norm(query)), 1e-12)
     dim = int(query.shape[0])
@@ -92,6 +93,7 @@ def windowed_dense_scores(
                     best = float(sims.max())
                     out.best_window[cid] = int(sims.argmax())
         out.scores[cid] = scores[cid] + best
+        out.best_cosine[cid] = best
     return out
 
 
@@ -100,6 +102,7 @@ class WindowedScores:
     scores: dict[str, float] = field(default_factory=dict)
     with_windows: int = 0  # candidates with windows stored (0: the case predates windows)
     best_window: dict[str, int] = field(default_factory=dict)  # chunk -> window that beat the chunk
+    best_cosine: dict[str, float] = field(default_factory=dict)  # chunk -> max(chunk, best window) cosine
 
 
 def sparse_scores(

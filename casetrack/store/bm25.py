@@ -224,6 +224,11 @@ class Bm25Index:
             hits.append(Bm25Hit(doc["chunk_id"][0], doc["doc_id"][0], float(score)))
         return hits
 
+    def doc_freqs(self, terms: list[str]) -> tuple[dict[str, int], int]:
+        """How many chunks hold each analyzed term, and how many chunks there are."""
+        searcher = self.index.searcher()
+        return {t: int(searcher.doc_freq("text", t)) for t in dict.fromkeys(terms)}, int(searcher.num_docs)
+
     def reload(self) -> None:
         self.index.reload()
 

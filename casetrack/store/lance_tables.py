@@ -68,6 +68,9 @@ def chunk_schema(dim: int) -> pa.Schema:
             pa.field("token_count", pa.int32()),
             pa.field("extraction_method", pa.string()),
             pa.field("ocr_confidence", pa.float32()),
+            # The number of each line of `text` (a .txt's own numbers skip blank lines); null in
+            # rows written before the column existed.
+            pa.field("line_numbers", pa.list_(pa.int32())),
             pa.field(VECTOR, pa.list_(pa.float32(), dim)),
         ]
     )
@@ -318,7 +321,8 @@ class LanceTables:
         n = max(int(table.count_rows(where)), 1)
         query = table.search().where(where)
         if not with_embeddings:
-            query = query.select(RESULT_COLUMNS)
+            have = set(table.schema.names)  # tables written before a column was added lack it
+            query = query.select([c for c in RESULT_COLUMNS if c in have])
         return query.limit(n).to_arrow().sort_by("seq")
 
     def fetch_chunks(self, chunk_ids: list[str], columns: list[str] | None = None) -> dict[str, dict[str, Any]]:

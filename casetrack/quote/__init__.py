@@ -1,0 +1,1 @@
+"""Quotes against text: fold both to the characters that matter, align them, diff the words."""

@@ -1,0 +1,61 @@
+"""Keyword topic cue, the readable relevance scale and questions that name their document."""
+
+from __future__ import annotations
+
+from casetrack.search.naming import find_naming
+from casetrack.search.relevance import NO_GOOD_MATCH, label, lexical, relevance, semantic
+from casetrack.search.topic import line_is_about, query_terms, topic_scores
+from casetrack.store.bm25 import build_analyzer
+
+
+def test_keyword_queries_and_questions() -> None:
+    assert query_terms("governing law") == {"gover", "law"}
+    assert query_terms("foro de eleição") == {"foro", "eleic"}
+    assert query_terms("what is the notice period for terminating this agreement early") == set()
+
+
+def test_lines_about_a_term_and_passing_mentions() -> None:
+    law = query_terms("governing law")
+    assert line_is_about("14. GOVERNING LAW", law)
+    assert line_is_about("12.3 Governing Law. This Agreement shall be governed by the laws of Delaware.", law)
+    assert line_is_about("Governing Law; Jurisdiction.", law)
+    assert not line_is_about("subject to Section 14 (Governing Law) and the other terms", law)
+    assert not line_is_about("the law governing avulsion is settled in this Court", law)
+    assert line_is_about('"Force Majeure" means any event beyond the control of a party', query_terms("force majeure"))
+    assert line_is_about("II. STANDARD OF REVIEW", query_terms("standard of review"))
+    assert line_is_about("DA PRESCRIÇÃO INTERCORRENTE", query_terms("prescrição intercorrente"))
+    assert line_is_about("Summary judgment is appropriate when there is no genuine dispute", query_terms("summary judgment"))
+
+
+def test_topic_scores_lift_the_clause_not_the_mention() -> None:
+    clause = "14. GOVERNING LAW\nThis Agreement is governed by the laws of New York."
+    mention = "Except as provided in Section 14 (Governing Law), each party bears its own costs."
+    assert topic_scores("governing law", [("c", clause), ("m", mention)]) == {"c": 1.0}
+    assert topic_scores("what law governs the agreement between the parties and why", [("c", clause)]) == {}
+
+
+def test_relevance_scale() -> None:
+    weights = {"termin": 3.0, "notic": 2.0, "parti": 0.2}
+    assert lexical(["termin", "notic", "parti"], weights, {"termin", "notic"}) > 0.9
+    assert lexical(["termin", "notic"], weights, {"parti"}) == 0.0
+    assert semantic(0.95) == 1.0 and semantic(0.70) == 0.0 and semantic(None) == 0.0
+    assert semantic(0.86, "pt") < semantic(0.86, "en")
+    strong = relevance(0.8, 0.89)
+    nonsense = relevance(0.1, 0.79)
+    assert label(strong) == "strong" and nonsense < NO_GOOD_MATCH and label(nonsense) == "poor"
+    assert relevance(0.0, None, verbatim=97.5) == 0.975 and label(0.975, verbatim=True) == "exact"
+
+
+def test_naming_words_pick_the_document_and_leave_the_question() -> None:
+    analyzer = build_analyzer("en")
+    query = "In the supply agreement between Zentrix and Quorvane, how many days notice ends it?"
+    terms = analyzer.terms(query)
+    freqs = {t: 40 for t in terms} | {"zentrix": 3, "quorvan": 2}
+    covers = {"d1": "SUPPLY AGREEMENT between Zentrix Corp. and Quorvane Ltd.", "d2": "LEASE between Alpha and Beta"}
+    naming = find_naming(query, analyzer, (freqs, 1000), covers)
+    assert naming is not None and naming.documents == {"d1"}
+    assert "Zentrix" not in naming.residual and "days notice" in naming.residual
+    # No rare word, or rare words in too many covers: nothing is named.
+    assert find_naming("how many days notice ends it", analyzer, (dict.fromkeys(terms, 40), 1000), covers) is None
+    many = {f"d{i}": "Zentrix Quorvane" for i in range(4)}
+    assert find_naming(query, analyzer, (freqs, 1000), many) is None
