@@ -83,6 +83,11 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "+boost_nowin": {"lists": _ALL, "dense_windows": False, **_BOOSTED},
     "+boost_chunknames": {"lists": _ALL, "boost_names_by_document": False, **_BOOSTED},
     "+boost": {"lists": _ALL, "boost_discount_common": True, **_BOOSTED},
+    # Issue 12's stages, each left out of the default (verbatim passages first, the keyword
+    # topic cue, the focus list of questions that name their document).
+    "-verbatim": {"lists": _ALL, "boost_discount_common": True, **_BOOSTED, "verbatim": False},
+    "-topic": {"lists": _ALL, "boost_discount_common": True, **_BOOSTED, "topic_weight": 0.0},
+    "-focus": {"lists": _ALL, "boost_discount_common": True, **_BOOSTED, "focus": False},
     "+heading": {"lists": _ALL, "boost_heading_weight": 0.25, **_BOOSTED},
     "+rerank": {"lists": _ALL, "boost": True, "rerank": True, "skip_lists": {}},
     "default": {},  # SearchConfig() as shipped: +boost, and for Portuguese cases without E7
@@ -158,6 +163,12 @@ def build_case(app: CaseTrack, cache: Path, ds: Dataset, rebuild: bool) -> dict[
     return entry
 
 
+def chunk_of(hit: Any) -> Any:
+    """A hit's whole-chunk provenance: these metrics score the chunks returned (a hit's own
+    `provenance` is its pin-cite, the few lines inside the chunk that match, since issue 12)."""
+    return getattr(hit, "chunk_provenance", None) or hit.provenance
+
+
 class Scorer:
     """Per-query metrics for one dataset; maps TXT chunk offsets to file offsets on the way."""
 
@@ -183,7 +194,7 @@ class Scorer:
         mapped = self._map(q.gold_doc)
         out: list[Range | None] = []
         for hit in resp.hits:
-            p = hit.provenance
+            p = chunk_of(hit)
             if p.document != q.gold_doc or mapped is None:
                 out.append(None)
                 continue
@@ -199,7 +210,7 @@ class Scorer:
     def file_range(self, name: str, hit: Any) -> Range | None:
         """A TXT hit's range in its file's text (None for other files or a mismatched chunk)."""
         mapped = self._map(name)
-        p = hit.provenance
+        p = chunk_of(hit)
         if mapped is None or p.page is not None or mapped[0][p.char_start : p.char_end] != hit.text:
             self.mismatched += mapped is not None
             return None
@@ -305,9 +316,9 @@ def run_ablation(
         t = time.perf_counter()
         try:
             resp = search(q)
-        except Exception as e:  # one bad query must not end the run
+        except Exception as e:  # one bad query must not end the run, and it counts as a miss
             errors.append(f"{q.qid}: {type(e).__name__}: {e}")
-            continue
+            resp = SearchResponse(query=text_of(q), case=case)
         wall.append((time.perf_counter() - t) * 1000)
         stages.update(resp.stages_used)
         for stage, ms in resp.timings_ms.items():

@@ -1,0 +1,211 @@
+"""Unseen questions: score a blind question set through the real pipeline, beside plain BM25.
+
+The set (`--set`, JSON) was written by someone who never saw the search code, the other question
+sets or the plans: cases of real files from ../shared/data (each with 30+ documents), questions
+in EN and PT (a third naming their document, a third sharing few words with the answer) and a
+gold document + page (PDF) or file lines (TXT) per question, verified against the text. It is
+scored, never tuned on: run it before a change and after, and record both.
+
+Metrics per question (a failed search scores as a miss):
+  page_hit@1/@5  a top-k result is in the gold document on a gold page (PDF) or cites lines that
+                 overlap the gold lines (TXT); "pipeline" judges the result's own citation (its
+                 pin-cite since issue 12), "pipeline (chunk)" the whole chunk's range
+  doc_hit@5      a top-5 result is in the gold document
+Baseline: plain BM25 (lowercased word tokens, no stemming, no stop words, k1 1.2, b 0.75) over
+the same files' pages, TXT files cut into 25-line blocks.
+
+Usage:
+  .venv/bin/python bench/blind.py --set /work/blind/blind_set.json --cache /tmp/blind-cache --out r.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("LANCEDB_LOG", "error")
+
+from casetrack.app import CaseTrack  # noqa: E402
+from casetrack.config import resolve_settings  # noqa: E402
+
+DATA = REPO.parent / "shared" / "data"
+_WORD = re.compile(r"\w+")
+BLOCK_LINES = 25
+
+
+def gold_ok(gold: dict[str, Any], document: str, page: int | None, lines: tuple[int, int]) -> bool:
+    if document != Path(gold["file"]).name:
+        return False
+    pages = gold.get("pages") or ([gold["page"]] if gold.get("page") is not None else [])
+    if pages:
+        return page is not None and page in pages
+    a, b = gold["lines"]
+    return lines[0] <= b and a <= lines[1]
+
+
+def cited(hit: Any) -> tuple[str, int | None, tuple[int, int]]:
+    p = hit.provenance
+    return p.document, p.page, (p.line_start, p.line_end)
+
+
+def chunk_range(hit: Any) -> tuple[str, int | None, tuple[int, int]]:
+    """The whole chunk's place (since issue 12 a hit's own provenance is its pin-cite)."""
+    p = getattr(hit, "chunk_provenance", None) or hit.provenance
+    return p.document, p.page, (p.line_start, p.line_end)
+
+
+# -- plain BM25 over pages ---------------------------------------------------------------------
+
+
+class PageBM25:
+    """Pages of PDFs (and 25-line blocks of text files) under a textbook BM25."""
+
+    def __init__(self, files: list[Path], k1: float = 1.2, b: float = 0.75) -> None:
+        from casetrack.parse import parse_file
+
+        self.units: list[tuple[str, int | None, tuple[int, int]]] = []
+        self.texts: list[str] = []
+        self.tfs: list[Counter[str]] = []
+        for path in files:
+            if path.suffix.lower() in (".txt", ".md"):
+                lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+                for i in range(0, len(lines), BLOCK_LINES):
+                    self._add(path.name, None, (i + 1, i + BLOCK_LINES), "\n".join(lines[i : i + BLOCK_LINES]))
+                continue
+            try:
+                parsed = parse_file(path)
+            except Exception as e:  # a file our parser rejects is not in either system
+                print(f"  bm25 baseline: {path.name}: {type(e).__name__}: {e}", flush=True)
+                continue
+            for page in parsed.pages:
+                self._add(path.name, page.number, (0, 0), page.text)
+        self.k1, self.b = k1, b
+        self.avg = sum(sum(t.values()) for t in self.tfs) / max(len(self.tfs), 1)
+        df: Counter[str] = Counter()
+        for tf in self.tfs:
+            df.update(tf.keys())
+        n = len(self.tfs)
+        self.idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
+
+    def _add(self, name: str, page: int | None, lines: tuple[int, int], text: str) -> None:
+        self.units.append((name, page, lines))
+        self.texts.append(text)
+        self.tfs.append(Counter(w.lower() for w in _WORD.findall(text)))
+
+    def search(self, query: str, k: int) -> list[tuple[str, int | None, tuple[int, int]]]:
+        return [self.units[i] for i in self.ranked(query, k)]
+
+    def ranked(self, query: str, k: int) -> list[int]:
+        """Indexes of the best `k` units (`units[i]`, `texts[i]`)."""
+        terms = [w.lower() for w in _WORD.findall(query)]
+        scores = []
+        for i, tf in enumerate(self.tfs):
+            length = sum(tf.values())
+            s = 0.0
+            for t in terms:
+                f = tf.get(t, 0)
+                if f:
+                    s += self.idf[t] * f * (self.k1 + 1) / (f + self.k1 * (1 - self.b + self.b * length / self.avg))
+            if s > 0:
+                scores.append((s, i))
+        scores.sort(reverse=True)
+        return [i for _, i in scores[:k]]
+
+
+# -- the run -------------------------------------------------------------------------------------
+
+
+def build_cases(app: CaseTrack, spec: dict[str, Any]) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for key, case in spec["cases"].items():
+        name = f"blind-{key}"
+        names[key] = name
+        if not any(r.name == name for r in app.registry.list()):
+            app.create_case(name, "contract" if case.get("language", "en") == "en" else "other", case.get("language", "en"))
+        have = {d["name"] for d in app.case_summary(name)["documents"]}
+        missing = [DATA / f for f in case["files"] if Path(f).name not in have]
+        if missing:
+            t = time.monotonic()
+            print(f"  ingesting {len(missing)} files into {name} ...", flush=True)
+            results = app.ingest(name, missing)
+            bad = [f"{r.name}: {r.status}" for r in results if not r.ok]
+            print(f"  {name}: {time.monotonic() - t:.0f} s" + (f", not ingested: {bad}" if bad else ""), flush=True)
+    return names
+
+
+def score(ranked: list[tuple[str, int | None, tuple[int, int]]], gold: dict[str, Any]) -> dict[str, float]:
+    ok = [gold_ok(gold, *r) for r in ranked]
+    docs = [r[0] for r in ranked]
+    want = Path(gold["file"]).name
+    return {
+        "page_hit@1": float(any(ok[:1])),
+        "page_hit@5": float(any(ok[:5])),
+        "doc_hit@5": float(want in docs[:5]),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--set", required=True, help="blind_set.json")
+    parser.add_argument("--cache", required=True, help="data dir for the cases (reused when present)")
+    parser.add_argument("--models-dir", default=str(REPO.parent / "shared" / "models"))
+    parser.add_argument("--out", help="per-question JSON")
+    parser.add_argument("--no-bm25", action="store_true", help="skip the page BM25 baseline")
+    args = parser.parse_args()
+    spec = json.loads(Path(args.set).read_text())
+    app = CaseTrack(resolve_settings(Path(args.cache), args.models_dir, environ={}))
+    names = build_cases(app, spec)
+    baselines = {} if args.no_bm25 else {
+        key: PageBM25([DATA / f for f in case["files"]]) for key, case in spec["cases"].items()}
+    rows: list[dict[str, Any]] = []
+    for q in spec["questions"]:
+        row: dict[str, Any] = {"id": q["id"], "case": q["case"], "kind": q["kind"], "lang": q.get("lang")}
+        try:
+            resp = app.search(names[q["case"]], q["question"], top_k=10)
+            ranked = [cited(h) for h in resp.hits]
+            chunks = [chunk_range(h) for h in resp.hits]
+            row["top"] = [h.citation for h in resp.hits[:3]]
+            row["no_good_match"] = bool(getattr(resp, "no_good_match", False))
+        except Exception as e:  # a failed query is a miss
+            ranked, chunks, row["error"] = [], [], f"{type(e).__name__}: {e}"
+        row["pipeline"] = score(ranked, q["gold"])
+        row["pipeline (chunk)"] = score(chunks, q["gold"])
+        if baselines:
+            row["bm25"] = score(baselines[q["case"]].search(q["question"], 10), q["gold"])
+        rows.append(row)
+    systems = ["pipeline", "pipeline (chunk)"] + (["bm25"] if baselines else [])
+    groups = {"all": rows}
+    for field in ("kind", "case", "lang"):
+        for value in sorted({str(r[field]) for r in rows}):
+            groups[f"{field}={value}"] = [r for r in rows if str(r[field]) == value]
+    print("\n| subset | n | " + " | ".join(f"{s} {m}" for s in systems for m in ("page@1", "page@5", "doc@5")) + " |")
+    print("|---|---|" + "---|" * (3 * len(systems)))
+    summary: dict[str, Any] = {}
+    for label, group in groups.items():
+        cells = []
+        for s in systems:
+            for m in ("page_hit@1", "page_hit@5", "doc_hit@5"):
+                hits = sum(r[s][m] for r in group)
+                summary.setdefault(label, {})[f"{s} {m}"] = hits / len(group)
+                cells.append(f"{int(hits)}/{len(group)} = {hits / len(group):.3f}")
+        print(f"| {label} | {len(group)} | " + " | ".join(cells) + " |")
+    flagged = [r["id"] for r in rows if r.get("no_good_match")]
+    print(f"\nno_good_match on {len(flagged)} of {len(rows)} questions (each has an answer in its case): {flagged}")
+    errors = [r for r in rows if "error" in r]
+    print(f"\n{len(errors)} failed queries (scored as misses)" + (f": {errors[:3]}" if errors else ""))
+    if args.out:
+        Path(args.out).write_text(json.dumps({"summary": summary, "questions": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
