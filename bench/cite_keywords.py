@@ -5,7 +5,8 @@ PDFs, 15 PT over 70 Brazilian decisions and laws) with every place that is about
 (its heading, its defining or deciding sentence), found and verified by hand by someone who did
 not see the search code. A result is relevant when its chunk is in a gold document on a gold
 page (PDF) or overlaps the gold lines (TXT). Prints hit@1 and MRR@10 for the default pipeline,
-the pipeline without the topic cue (search/topic.py) and plain BM25 over pages.
+the pipeline with the optional topic cue (search/topic.py, off by default) and plain BM25 over
+pages.
 
 Usage:
   .venv/bin/python bench/cite_keywords.py --case cite_en=/tmp/cite-kw-en:cite_en --case cite_pt=/tmp/cite-cache:cite_pt
@@ -54,7 +55,7 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     spec = json.loads(SET.read_text())
-    systems = {"pipeline": SearchConfig(), "no topic cue": SearchConfig(topic_weight=0.0)}
+    systems = {"pipeline": SearchConfig(), "+ topic cue": SearchConfig(topic_weight=2.0)}
     table: dict[str, dict[str, list[tuple[float, float]]]] = {}
     for arg in args.case:
         key, rest = arg.split("=", 1)

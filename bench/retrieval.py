@@ -83,10 +83,10 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "+boost_nowin": {"lists": _ALL, "dense_windows": False, **_BOOSTED},
     "+boost_chunknames": {"lists": _ALL, "boost_names_by_document": False, **_BOOSTED},
     "+boost": {"lists": _ALL, "boost_discount_common": True, **_BOOSTED},
-    # Issue 12's stages, each left out of the default (verbatim passages first, the keyword
-    # topic cue, the focus list of questions that name their document).
+    # Issue 12's stages: verbatim passages first and the focus list of questions that name their
+    # document, each left out of the default; the keyword topic cue (off by default) added.
     "-verbatim": {"lists": _ALL, "boost_discount_common": True, **_BOOSTED, "verbatim": False},
-    "-topic": {"lists": _ALL, "boost_discount_common": True, **_BOOSTED, "topic_weight": 0.0},
+    "+topic": {"lists": _ALL, "boost_discount_common": True, **_BOOSTED, "topic_weight": 2.0},
     "-focus": {"lists": _ALL, "boost_discount_common": True, **_BOOSTED, "focus": False},
     "+heading": {"lists": _ALL, "boost_heading_weight": 0.25, **_BOOSTED},
     "+rerank": {"lists": _ALL, "boost": True, "rerank": True, "skip_lists": {}},
