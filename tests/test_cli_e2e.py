@@ -94,6 +94,17 @@ def test_ingest_pdf_docx_txt_and_search_with_citations(case: str, tmp_path: Path
     docx = run_json("search", "--case", case, "table", "--document", DOCX.name)["results"]
     assert docx and all(", l" not in r["citation"] and ", para" in r["citation"] for r in docx)
 
+    # A pasted passage (line breaks, curly quotes and a typo) finds its own lines first.
+    pasted = " ".join(top["snippet"].split()[:25]).replace("the", "teh", 1)
+    first = run_json("search", "--case", case, pasted)["results"][0]
+    assert first["match"] == "exact" and first["source"]["document"] == CUAD_PDF.name
+    assert first["source"]["page"] == top["source"]["page"]
+    # Nothing in the case says this: the CLI says so, and --json carries the flag.
+    nonsense = run_json("search", "--case", case, "recipe for chocolate cake with strawberries")
+    assert nonsense["no_good_match"] is True and all(r["relevance"] < 0.4 for r in nonsense["results"])
+    assert "No good match" in run("search", "--case", case, "recipe for chocolate cake with strawberries").stdout
+    assert out["no_good_match"] is False and top["relevance"] >= 0.4
+
     miss = run("search", "--case", case, "anything", "--document", "Hostng Agrement", ok=False)
     assert "No document named" in miss.stderr
 

@@ -119,6 +119,12 @@ def test_case_ingest_search_chunk_delete(home: Path, tmp_path: Path, mode: str) 
             pinned = data(await client.call_tool("get_chunk", {"chunk_id": top["chunk_id"], "neighbours": 0,
                                                               "query": "monthly managed hosting fees"}))
             assert pinned["citation"] == top["citation"] and pinned["chunk_citation"] == top["chunk_citation"]
+            # Relevance a person can read, and "no good match" when nothing in the case answers.
+            assert 0 < top["relevance"] <= 1 and top["match"] in ("exact", "strong", "good", "weak", "poor")
+            assert out["no_good_match"] is False and "No good match" not in text(found)
+            nonsense = await client.call_tool("search_case", {"query": "recipe for chocolate cake with strawberries"})
+            assert data(nonsense)["no_good_match"] is True and "No good match" in text(nonsense)
+            assert "relevance: " in text(found)
             bad_chunk = await client.call_tool("get_chunk", {"chunk_id": "nope-1-00000"})
             assert bad_chunk.is_error and "search_case" in text(bad_chunk)
 

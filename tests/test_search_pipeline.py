@@ -172,3 +172,31 @@ def test_a_portuguese_case_leaves_out_the_english_only_e7(tmp_path: Path) -> Non
     assert SearchConfig().lists_for("en") == ("bm25", "dense", "sparse", "e7")
     every = app.search("Processo", "como rescindir o contrato?", config=SearchConfig(skip_lists={}))
     assert "e7" in every.stages_used
+
+
+def test_a_question_that_names_its_document_is_focused_and_pinned(app: CaseTrack, tmp_path: Path) -> None:
+    cover = ("SUPPLY AGREEMENT\n\nThis Supply Agreement is made between Zentrix Corporation and Quorvane Limited. "
+             "Zentrix Corporation and Quorvane Limited agree as follows.")
+    clauses = "\n\n".join(
+        f"Clause {i}. The Supplier shall pack order lot {i} on pallets and label each carton with its batch code."
+        for i in range(1, 60)
+    )
+    answer = "Clause 60. Either party may terminate this Agreement upon ninety days written notice to the other."
+    (tmp_path / "supply.md").write_text(f"{cover}\n\n{clauses}\n\n{answer}")
+    assert app.ingest("Lease", [tmp_path / "supply.md"])[0].status == "ingested"
+    question = "In the agreement between Zentrix and Quorvane, how much notice ends it?"
+    response = app.search("Lease", question, top_k=3)
+    assert "focus" in response.stages_used  # the names point at supply.md
+    answer_hit = next(h for h in response.hits[:2] if "ninety days" in h.snippet)
+    # The result cites the answer's own line, not the first line of its chunk.
+    assert answer_hit.provenance.line_start == answer_hit.provenance.line_end
+    assert (answer_hit.chunk_provenance or answer_hit.provenance).line_start < answer_hit.provenance.line_start
+
+
+def test_a_pasted_passage_comes_first_and_nonsense_is_no_good_match(app: CaseTrack) -> None:
+    pasted = "Either party may termin-\nate this lease with sixty days written  notice. Notice must be delivered"
+    response = app.search("Lease", pasted, top_k=2)
+    assert "verbatim" in response.stages_used and response.hits[0].match == "exact"
+    assert response.hits[0].provenance.document == "lease.txt" and "sixty days" in response.hits[0].snippet
+    assert not response.no_good_match
+    assert app.search("Lease", "recipe for chocolate cake with strawberries").no_good_match

@@ -332,7 +332,9 @@ def _refocus(run: _Run, fused: dict[str, float], focus: list[str], texts: dict[s
     """In the named documents, a chunk that holds the naming words (the cover page, the signature
     block, a recital) is ranked by the rest of the question instead: it loses what it ranks below
     first in the focus list (1/(k+1) - 1/(k+rank), the most when it is not in the list). Chunks
-    without the names keep their scores, so the documents keep their standing."""
+    without the names keep their scores, so the documents keep their standing. (Replacing its
+    BM25 and E6 places by its focus place instead measured worse: CUAD span recall@10 .682 ->
+    .667, lawyer PT MRR@10 .583 -> .565.)"""
     k = run.cfg.rrf_k
     rank = {chunk_id: r for r, chunk_id in enumerate(focus, start=1)}
     analyzer = run.store.bm25.analyzer
