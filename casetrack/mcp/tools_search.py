@@ -18,8 +18,11 @@ tools = ToolSet()
 
 
 @tools.tool("Search case", READ,
-            "Search all documents of a case with keyword and semantic search. Every result carries its citation "
-            "(document, page, paragraph, lines) and a chunk_id for get_chunk.")
+            "Search all documents of a case with keyword and semantic search. Every result carries a pin-cite to the "
+            "lines that match (document, page, paragraph, lines; the whole passage's range is chunk_citation), a "
+            "relevance from 0 to 1 with a label (exact/strong/good/weak/poor) and a chunk_id for get_chunk. "
+            "no_good_match=true means nothing in the case clearly answers: say so rather than cite the results. "
+            "Pasting a sentence finds where it came from; verify_citation checks a quote against a cite.")
 async def search_case(
     ctx: Context,
     query: Annotated[str, Field(description="Question or keywords, e.g. 'What are the termination provisions?'",
