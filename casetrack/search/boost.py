@@ -277,7 +277,7 @@ def boost_scores(
     return scores
 
 
-FUNCTION_WORDS = _FUNCTION_WORDS = frozenset(words(fold(
+FUNCTION_WORDS = frozenset(words(fold(
     "what which when where does with from that this about under have there their whether shall would should "
     "could into upon quais qual quando onde como sobre para entre pelo pela pelos pelas isso esta este essa "
     "esse seja sido qualquer")))
@@ -288,7 +288,7 @@ _NUMBERED = re.compile(r"\s*(?:\d+(?:\.\d+)*\.?\s|(?:section|article|cl[aá]usul
 
 def _stems(folded: bytes) -> set[str]:
     # Five-letter prefixes stand in for a stemmer: "terminate" ~ "termination", "rescindir" ~ "rescisão".
-    return {w[:5] for w in words(folded) if len(w) > 3 and w not in _FUNCTION_WORDS}
+    return {w[:5] for w in words(folded) if len(w) > 3 and w not in FUNCTION_WORDS}
 
 
 def heading_cue(text: str, query: str) -> float:

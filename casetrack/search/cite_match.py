@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import bisect
 import re
-import unicodedata
 from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
 from casetrack.quote.align import MIN_QUOTE_CHARS, Alignment, align
 from casetrack.quote.diff import WordDiff, diff_words
-from casetrack.quote.fold import Folded, fold
+from casetrack.quote.fold import Folded, fold, fold_text
 from casetrack.search.cite_text import Region
 
 EXACT, CLOSE, NONE = "exact", "close", "none"
@@ -43,7 +42,6 @@ MAX_RUN = 3  # words changed in a row ("shall" -> "is required to" is a run of 3
 CONTEXT_WORDS = 3
 
 _WORD = re.compile(r"\S+")
-_NOT_ALNUM = re.compile(r"[\W_]+")
 _ELLIPSIS = re.compile(r"\.\s*\.\s*\.|…")
 MAX_OMISSION = 3000  # characters a quote's "..." may leave out between two of its parts
 
@@ -244,13 +242,6 @@ def _rivals(quote: Quote, region: Region, lo: int, text: str, folded: Folded, fo
     return best
 
 
-def squash(text: str) -> str:
-    """About `fold(text).text`, computed by the regex engine: a cheap first look at many candidates."""
-    if not text.isascii():
-        text = unicodedata.normalize("NFKD", text)
-    return _NOT_ALNUM.sub("", text).lower()
-
-
 def could_match(quote: Quote, region: Region) -> bool:
     """False when the region cannot hold an exact or close match of `quote` (no alignment reaches
     CLOSE_SCORE), so it need not be matched word by word."""
@@ -258,7 +249,7 @@ def could_match(quote: Quote, region: Region) -> bool:
 
 
 def _could_match(quote: Quote, text: str) -> bool:
-    folded, squashed = quote.folded.text, squash(text)
+    folded, squashed = quote.folded.text, fold_text(text)
     if folded in squashed:
         return True
     if len(folded) < MIN_QUOTE_CHARS:

@@ -77,6 +77,15 @@ class _Run:
     cosines: dict[str, float] = field(default_factory=dict)  # chunk -> E1 cosine (best passage window)
     focus_documents: frozenset[str] = frozenset()  # the documents the query names (search/naming.py)
     focus_names: frozenset[str] = frozenset()  # the analyzed query terms that name them
+    _doc_freqs: tuple[dict[str, int], int] | None = None
+
+    def doc_freqs(self) -> tuple[dict[str, int], int]:
+        """How many chunks hold each of the query's analyzed terms, and how many chunks there are
+        (read once per search: naming and relevance both need them)."""
+        if self._doc_freqs is None:
+            bm25 = self.store.bm25
+            self._doc_freqs = bm25.doc_freqs(bm25.analyzer.terms(self.query))
+        return self._doc_freqs
 
     def submit(self, fn: Callable[..., pa.Table], *args: Any) -> Future[pa.Table]:
         return (self.runtime.io if self.runtime is not None else Inline()).submit(fn, *args)
@@ -242,15 +251,17 @@ def _page(run: _Run, ordered: list[tuple[str, float]], request: SearchRequest) -
     if request.context_chars > 0:
         response.hits = add_context(store, response.hits, fetched, request.context_chars)
     if per_document:
-        everything = _rate(run, [hit(c, s) for c, s in ordered if c in fetched])
+        everything = [hit(c, s) for c, s in ordered if c in fetched]
         response.documents = by_document(everything, top_k)
+        # Only each document's best passage is shown: rate those, not every candidate.
+        for document, best in zip(response.documents, _rate(run, [d.best for d in response.documents]), strict=True):
+            document.best = best
     run.clock.lap("fetch")
 
 
 def _rate(run: _Run, hits: list[SearchHit]) -> list[SearchHit]:
-    analyzer = run.store.bm25.analyzer
-    freqs = run.store.bm25.doc_freqs(analyzer.terms(run.query))
-    return relevance.rate(hits, run.query, analyzer, freqs, run.cosines, run.verbatim_scores, run.store.record.language)
+    return relevance.rate(hits, run.query, run.store.bm25.analyzer, run.doc_freqs(), run.cosines,
+                          run.verbatim_scores, run.store.record.language)
 
 
 def _candidate_table(store: CaseStore, candidates: list[str], parts: list[pa.Table], columns: list[str]) -> pa.Table:
@@ -316,7 +327,7 @@ def _focus(run: _Run, hits: list[Any]) -> list[str]:
         if entry is not None:
             covers[doc_id] += "\n" + entry.name.rsplit(".", 1)[0].replace("_", " ")
     analyzer = store.bm25.analyzer
-    naming = find_naming(run.query, analyzer, store.bm25.doc_freqs(analyzer.terms(run.query)), covers)
+    naming = find_naming(run.query, analyzer, run.doc_freqs(), covers)
     if naming is None:
         return []
     within = set(naming.documents) & run.doc_filter if run.doc_filter is not None else set(naming.documents)
@@ -346,11 +357,11 @@ def _refocus(run: _Run, fused: dict[str, float], focus: list[str], texts: dict[s
 def _verbatim(run: _Run, fused: dict[str, float], rows: list[dict[str, Any]]) -> None:
     """Candidates that reproduce the query go first (search/verbatim.py), also when the passage
     runs over two chunks."""
-    from casetrack.search.verbatim import lift, verbatim_matches
+    from casetrack.search.verbatim import join_straddles, lift, verbatim_matches
 
     matches, straddles = verbatim_matches(run.query, ((r["chunk_id"], r["text"]) for r in rows if r["chunk_id"] in fused))
     if straddles and len(straddles) <= MAX_STRADDLES:
-        for chunk_id, match in _joined(run, straddles).items():
+        for chunk_id, match in join_straddles(run.store, run.query, straddles).items():
             if chunk_id not in matches or match.coverage > matches[chunk_id].coverage:
                 matches[chunk_id] = match
                 fused.setdefault(chunk_id, 0.0)
@@ -360,30 +371,6 @@ def _verbatim(run: _Run, fused: dict[str, float], rows: list[dict[str, Any]]) ->
         run.verbatim_scores = {c: m.score for c, m in matches.items()}  # a split passage: each part
         run.response.stages_used.append("verbatim")
     run.clock.lap("verbatim")
-
-
-def _joined(run: _Run, straddles: list[Any]) -> dict[str, Any]:
-    """Each straddling candidate aligned together with the neighbouring chunk it runs into."""
-    from casetrack.search.verbatim import join
-
-    pairs: list[tuple[str, str]] = []
-    for s in straddles:
-        doc, gen, seq = doc_of_chunk(s.chunk_id), gen_of_chunk(s.chunk_id), int(s.chunk_id.rsplit("-", 1)[1])
-        other = chunk_id_for(doc, gen, seq + 1 if s.runs_on else seq - 1)
-        pairs.append((s.chunk_id, other) if s.runs_on else (other, s.chunk_id))
-    wanted = sorted({c for pair in pairs for c in pair})
-    rows = run.store.lance.fetch_chunks(wanted, ["chunk_id", "text", "char_start", "char_end", "page_index"])
-    out: dict[str, Any] = {}
-    for first, second in dict.fromkeys(pairs):
-        a, b = rows.get(first), rows.get(second)
-        if a is None or b is None:
-            continue
-        same_page = a["page_index"] == b["page_index"]
-        overlap = max(0, int(a["char_end"]) - int(b["char_start"])) if same_page else 0
-        found = join(run.query, str(a["text"]), str(b["text"]), overlap)
-        if found is not None:
-            out[first], out[second] = found
-    return out
 
 
 def _rerank(fused: dict[str, float], store: CaseStore, models: stages.QueryModels, query: str, cfg: SearchConfig) -> None:

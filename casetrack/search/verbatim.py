@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from casetrack.quote.align import align
 from casetrack.quote.fold import fold, folded_words
+from casetrack.store.case_store import CaseStore, chunk_id_for, doc_of_chunk, gen_of_chunk
 
 # A query shorter than this (folded characters, about eight words) is not a passage.
 MIN_QUERY_CHARS = 40
@@ -112,3 +113,26 @@ def lift(fused: dict[str, float], matches: dict[str, VerbatimMatch]) -> None:
     for chunk_id, m in matches.items():
         if chunk_id in fused:
             fused[chunk_id] = top + LIFT + m.score * m.coverage / 1e4 + fused[chunk_id] / 1e4
+
+
+def join_straddles(store: CaseStore, query: str, straddles: list[Straddle]) -> dict[str, VerbatimMatch]:
+    """Each straddling candidate aligned together with the neighbouring chunk it runs into: the
+    part of the match in each chunk of a pair that reproduces the query."""
+    pairs: list[tuple[str, str]] = []
+    for s in straddles:
+        doc, gen, seq = doc_of_chunk(s.chunk_id), gen_of_chunk(s.chunk_id), int(s.chunk_id.rsplit("-", 1)[1])
+        other = chunk_id_for(doc, gen, seq + 1 if s.runs_on else seq - 1)
+        pairs.append((s.chunk_id, other) if s.runs_on else (other, s.chunk_id))
+    wanted = sorted({c for pair in pairs for c in pair})
+    rows = store.lance.fetch_chunks(wanted, ["chunk_id", "text", "char_start", "char_end", "page_index"])
+    out: dict[str, VerbatimMatch] = {}
+    for first, second in dict.fromkeys(pairs):
+        a, b = rows.get(first), rows.get(second)
+        if a is None or b is None:
+            continue
+        same_page = a["page_index"] == b["page_index"]
+        overlap = max(0, int(a["char_end"]) - int(b["char_start"])) if same_page else 0
+        found = join(query, str(a["text"]), str(b["text"]), overlap)
+        if found is not None:
+            out[first], out[second] = found
+    return out
