@@ -76,7 +76,7 @@ def test_two_serve_clients_and_a_cli_ingest_at_once(home: Path, tmp_path: Path) 
             assert report["summary"]["ingested"] == 3 and report["summary"]["errors"] == 0, report
             assert "job" in proc.stderr  # it went through the daemon
             job = cli_result["job"]
-            assert job["status"] == "done"
+            assert job["status"] == "done", job  # a failed job says why (message, hint)
             assert sorted(r["status"] for r in job["results"]) == ["duplicate", "ingested", "ingested"]
             assert len(searches) == 12 and searches[-1] > 0
 
