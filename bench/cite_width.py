@@ -42,9 +42,12 @@ CASE = "cite-width"
 SCANNED = ("PRIMEENERGY", "WESTERN COPPER")
 
 
+FIRST = 0  # --first: which slice of the sorted CUAD PDFs makes the case (a held-out check: 40)
+
+
 def cuad_pdfs(limit: int = 40) -> list[Path]:
     found = sorted(BENCH.glob("cuad_pdf/**/*.[pP][dD][fF]"), key=lambda p: str(p.relative_to(BENCH)))
-    return [p for p in found if not p.name.upper().startswith(SCANNED)][:limit]
+    return [p for p in found if not p.name.upper().startswith(SCANNED)][FIRST : FIRST + limit]
 
 
 def court_pdfs() -> list[Path]:
@@ -314,9 +317,13 @@ def main() -> None:
     parser.add_argument("--models-dir", default=str(SHARED / "models"))
     parser.add_argument("--top-k", type=int, default=5)
     parser.add_argument("--limit", type=int, default=None, help="at most this many CUAD questions")
+    parser.add_argument("--first", type=int, default=0,
+                        help="the case takes the sorted CUAD PDFs from this one (0; 40 for a held-out slice)")
     parser.add_argument("--ingest-only", action="store_true")
     parser.add_argument("--sweep", action="store_true", help="also the width / overlap trade-off of other settings")
     args = parser.parse_args()
+    global FIRST
+    FIRST = args.first
     app = CaseTrack(resolve_settings(Path(args.cache), args.models_dir, environ={}))
     build_case(app)
     if args.ingest_only:

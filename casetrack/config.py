@@ -14,6 +14,7 @@ import platformdirs
 ENV_HOME = "CASETRACK_HOME"
 ENV_MODELS = "CASETRACK_MODELS_DIR"
 ENV_MEMORY_MODE = "CASETRACK_MEMORY_MODE"
+ENV_OCR_LANGUAGES = "CASETRACK_OCR_LANGUAGES"
 MEMORY_MODES = ("full", "standard", "constrained")
 
 
@@ -27,6 +28,9 @@ class Settings:
     data_dir: Path
     models_dir: Path
     memory_mode: str | None = None  # None: chosen from detected RAM
+    # tesseract's languages for scanned pages ("eng+por" for mixed cases); None: each case's own
+    # language (en -> eng, pt -> por); "" turns OCR off.
+    ocr_languages: str | None = None
 
     @property
     def cases_dir(self) -> Path:
@@ -49,9 +53,10 @@ def resolve_settings(
     models_dir: str | os.PathLike[str] | None = None,
     environ: dict[str, str] | None = None,
     memory_mode: str | None = None,
+    ocr_languages: str | None = None,
 ) -> Settings:
-    """Explicit arguments win, then CASETRACK_HOME / CASETRACK_MODELS_DIR / CASETRACK_MEMORY_MODE,
-    then defaults."""
+    """Explicit arguments win, then CASETRACK_HOME / CASETRACK_MODELS_DIR / CASETRACK_MEMORY_MODE /
+    CASETRACK_OCR_LANGUAGES, then defaults."""
     env = dict(os.environ) if environ is None else environ
     home = Path(data_dir or env.get(ENV_HOME) or default_data_dir()).expanduser().resolve()
     models = models_dir or env.get(ENV_MODELS)
@@ -59,4 +64,5 @@ def resolve_settings(
     mode = memory_mode or env.get(ENV_MEMORY_MODE) or None
     if mode is not None and mode not in MEMORY_MODES:
         raise ValueError(f"memory mode must be one of {', '.join(MEMORY_MODES)}, got {mode!r}")
-    return Settings(data_dir=home, models_dir=models_path, memory_mode=mode)
+    ocr = ocr_languages if ocr_languages is not None else env.get(ENV_OCR_LANGUAGES)
+    return Settings(data_dir=home, models_dir=models_path, memory_mode=mode, ocr_languages=ocr.strip() if ocr is not None else None)

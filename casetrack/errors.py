@@ -99,6 +99,11 @@ class NoTextError(ParseError):
     code = "needs_ocr"
 
 
+class ScanNotReadError(NoTextError):
+    """A scan (PDF without a text layer, or an image) whose OCR could not run: tesseract or a
+    language is missing, or OCR was turned off. `casetrack reocr` takes it once OCR can run."""
+
+
 class ModelNotFoundError(CaseTrackError):
     pass
 

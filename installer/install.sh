@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source installer/common.sh ""
+source installer/ocr.sh
 
 echo "CaseTrack installed: $(pwd)/.venv/bin/casetrack"
 .venv/bin/casetrack demo

@@ -69,8 +69,8 @@ def test_window_spans_index_the_chunk_text() -> None:
     assert [text[a:b] for a, b in window_spans(text)] == sentence_windows(text)
 
 
-def test_a_paraphrase_snippet_shows_the_window_that_matched() -> None:
-    from casetrack.search.snippet import best_snippet
+def test_a_paraphrase_pin_falls_in_the_window_that_matched() -> None:
+    from casetrack.search.pincite import pin_span
     from casetrack.store.bm25 import build_analyzer
 
     text = ("The parties signed in Boston. Rent is due monthly. Payments go to the landlord's bank. "
@@ -79,7 +79,8 @@ def test_a_paraphrase_snippet_shows_the_window_that_matched() -> None:
     focus = window_spans(text)[1]
     assert text[focus[0]:].startswith("Payments go")
     # No sentence shares more than one word with the question: the matched window is shown.
-    snippet = best_snippet(text, "can I get out of the deal before it ends?", analyzer, max_chars=100, focus=focus)
-    assert snippet.startswith("… Payments go") and "leave early" in snippet
+    start, end = pin_span(text, "can I get out of the deal before it ends?", analyzer, focus=focus)
+    assert "leave early" in text[start:end] and focus[0] <= start and end <= focus[1]
     # A word match still decides when the words do point somewhere.
-    assert "Pets" in best_snippet(text, "pets allowed", analyzer, max_chars=40, focus=focus)
+    start, end = pin_span(text, "pets allowed", analyzer, focus=focus)
+    assert "Pets" in text[start:end]

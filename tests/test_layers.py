@@ -20,7 +20,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("entry", ("casetrack.cli", "casetrack.__main__", "casetrack.daemon", "casetrack.mcp", "casetrack.setup")),
     ("application", ("casetrack.app",)),
     ("services", ("casetrack.ingest", "casetrack.search")),
-    ("components", ("casetrack.store", "casetrack.embed", "casetrack.parse", "casetrack.chunk", "casetrack.quote")),
+    ("components", ("casetrack.store", "casetrack.embed", "casetrack.parse", "casetrack.ocr", "casetrack.chunk",
+                    "casetrack.quote")),
     ("domain", ("casetrack.domain", "casetrack.errors", "casetrack.config", "casetrack")),
 )
 # Inside the entry layer: which other entry packages each one may import.

@@ -183,3 +183,38 @@ def test_case_name_argument_and_status_changes(home: Path, tmp_path: Path) -> No
 
     with daemon_stopped_after(home):
         anyio.run(main)
+
+
+def test_a_scan_through_claude_ocr_confidence_bates_and_page_progress(home: Path, tmp_path: Path) -> None:
+    from tests.pdf_maker import page_images, scanned_pdf, text_pdf
+
+    pages = [[f"Page {n} of the production.", f"The witness described delivery number {n} of the turbines."]
+             for n in range(1, 4)]
+    native = text_pdf(tmp_path / "src.pdf", pages, stamps=[f"ACME000120{n}" for n in range(1, 4)])
+    scan = scanned_pdf(tmp_path / "production.pdf", page_images(native, dpi=300))
+
+    async def main() -> None:
+        async with mcp_client(home) as client:
+            data(await client.call_tool("create_case", {"name": "Turbines", "case_type": "contract"}))
+            progress: list[tuple[float, float | None, str | None]] = []
+
+            async def on_progress(done: float, total: float | None, message: str | None) -> None:
+                progress.append((done, total, message))
+
+            job = data(await client.call_tool("ingest_document", {"file_path": str(scan)},
+                                              progress_callback=on_progress))
+            result = job["results"][0]
+            assert result["status"] == "ingested" and result["ocr_pages"] == [1, 2, 3], job
+            # Page by page: the bar moves inside the one file, and the message names the page.
+            assert any(0 < done < 1 for done, _, _ in progress), progress
+            assert any(m and "parse 2/3" in m for _, _, m in progress), progress
+            found = await client.call_tool("search_case", {"query": "delivery number 2 of the turbines"})
+            hit = data(found)["results"][0]
+            assert hit["source"]["extraction_method"] == "ocr" and hit["source"]["ocr_confidence"] > 80
+            assert hit["source"]["page"] == 2 and hit["citation"].endswith("(ACME0001202)")
+            assert "OCR, confidence" in text(found)
+            ranged = data(await client.call_tool("search_case", {"query": "turbines", "bates": "ACME0001203"}))
+            assert {r["source"]["page"] for r in ranged["results"]} == {3}
+
+    with daemon_stopped_after(home):
+        anyio.run(main)

@@ -10,8 +10,16 @@ from pathlib import Path
 import pytest
 
 from casetrack.domain import ExtractionMethod, FileType, ParagraphKind, ParsedDocument
-from casetrack.errors import CorruptFileError, EmptyFileError, EncryptedFileError, NoTextError, ParseError
+from casetrack.errors import (
+    CorruptFileError,
+    EmptyFileError,
+    EncryptedFileError,
+    NoTextError,
+    ParseError,
+    ScanNotReadError,
+)
 from casetrack.parse import pdf as pdf_module
+from casetrack.parse.options import ParseOptions
 from casetrack.parse.pdf import parse_pdf, pdf_page_count
 from casetrack.parse.pdf_chars import Word, clean_text
 from casetrack.parse.pdf_columns import reading_blocks
@@ -149,14 +157,19 @@ def test_rotated_page_reads_as_lines() -> None:
     assert any(line.startswith("Alabama 18,870 23,022") for line in lines)
 
 
-def test_scanned_pages_inside_a_text_pdf_are_flagged() -> None:
-    doc = parse_pdf(require(COURTS / "vector-pdf.pdf"))
+def test_scanned_pages_inside_a_text_pdf_are_flagged_without_ocr_and_read_with_it() -> None:
+    doc = parse_pdf(require(COURTS / "vector-pdf.pdf"), options=ParseOptions(ocr_languages=None))
     assert doc.needs_ocr_pages == [29, 30]
     for page in doc.pages[28:]:
         assert page.needs_ocr and page.extraction_method is ExtractionMethod.NONE
         assert page.text == "" and not page.paragraphs
     assert any(w.startswith("p. 29:") and "OCR" in w for w in doc.warnings)
     assert "TARRANT REGIONAL WATER" in doc.pages[0].text
+    read = parse_pdf(require(COURTS / "vector-pdf.pdf"))
+    assert read.needs_ocr_pages == [] and read.pages[0].extraction_method is ExtractionMethod.NATIVE
+    appendix = read.pages[29]  # a map with its legend, scanned
+    assert appendix.extraction_method is ExtractionMethod.OCR and "Tarrant Regional Water District" in appendix.text
+    assert appendix.ocr_confidence is not None and len(appendix.line_confidences) == len(appendix.lines)
 
 
 # --------------------------------------------------------------------------------------------
@@ -189,17 +202,27 @@ def test_zero_byte_file(path: Path) -> None:
         parse_pdf(require(path))
 
 
-def test_image_only_pdf_needs_ocr() -> None:
-    with pytest.raises(NoTextError) as err:
-        parse_pdf(require(COURTS / "image-pdf.pdf"))
-    assert "none of its 2 pages has a text layer" in err.value.message
-    assert err.value.hint and "ocrmypdf" in err.value.hint
+def test_an_image_only_pdf_is_read_by_ocr_or_says_why_not() -> None:
+    with pytest.raises(ScanNotReadError) as err:
+        parse_pdf(require(COURTS / "image-pdf.pdf"), options=ParseOptions(ocr_languages=None))
+    assert "none of its 2 pages has a text layer" in err.value.message and "OCR is turned off" in err.value.message
+    with pytest.raises(ScanNotReadError) as err:
+        parse_pdf(require(COURTS / "image-pdf.pdf"), options=ParseOptions(ocr_languages="eng+xyz"))
+    assert err.value.hint and "tesseract-ocr-xyz" in err.value.hint
+    doc = parse_pdf(require(COURTS / "image-pdf.pdf"))
+    assert [p.extraction_method for p in doc.pages] == [ExtractionMethod.OCR] * 2
+    assert "TARRANT REGIONAL WATER DIST. v. HERRMANN" in doc.pages[1].text
+    assert all(p.ocr_confidence and p.ocr_confidence > 90 for p in doc.pages)
 
 
-def test_garbage_text_layer_needs_ocr() -> None:
-    # Every glyph is an unmapped (cid:N) code.
+def test_a_garbage_text_layer_is_ocrd() -> None:
+    # Every glyph is an unmapped (cid:N) code: the page goes to OCR (Arabic read as English:
+    # a confidence that says not to trust it).
     with pytest.raises(NoTextError, match="scanned"):
-        parse_pdf(require(ROBUST / "pdfjs_subset/complex_ttf_font.pdf"))
+        parse_pdf(require(ROBUST / "pdfjs_subset/complex_ttf_font.pdf"), options=ParseOptions(ocr_languages=None))
+    doc = parse_pdf(require(ROBUST / "pdfjs_subset/complex_ttf_font.pdf"))
+    assert doc.pages[0].extraction_method is ExtractionMethod.OCR
+    assert doc.pages[0].ocr_confidence is not None and doc.pages[0].ocr_confidence < 50
 
 
 @pytest.mark.parametrize(

@@ -195,12 +195,14 @@ def test_chunk_tables_from_before_line_numbers_gain_the_column(tmp_path: Path) -
             "chunk_id": [f"{doc}-1-00000"], "doc_id": [doc], "gen": [1], "seq": [0], "text": ["one\ntwo"],
             "page": [None], "page_index": [0], "paragraph_start": [1], "paragraph_end": [1], "line_start": [1],
             "line_end": [3], "char_start": [0], "char_end": [7], "token_count": [2], "extraction_method": ["native"],
-            "ocr_confidence": [None], "line_numbers": [[1, 3]], "vector": [[0.0, 1.0]],
+            "ocr_confidence": [None], "line_numbers": [[1, 3]], "line_confidences": [None], "bates": [None],
+            "vector": [[0.0, 1.0]],
         }
         return pa.Table.from_pydict({f.name: data[f.name] for f in schema}, schema=schema)
 
     new = chunk_schema(2)
-    tables.replace_document_chunks("old", rows("old", pa.schema([f for f in new if f.name != "line_numbers"])))
+    added = ("line_numbers", "line_confidences", "bates")
+    tables.replace_document_chunks("old", rows("old", pa.schema([f for f in new if f.name not in added])))
     assert "line_numbers" not in tables.document_chunks("old", 1).column_names  # still readable
     tables.replace_document_chunks("new", rows("new", new))
     got = tables.fetch_chunks(["old-1-00000", "new-1-00000"])

@@ -9,7 +9,7 @@ import pytest
 from casetrack.app import CaseTrack
 from casetrack.config import resolve_settings
 from casetrack.errors import CaseTrackError, DocumentNotFoundError
-from casetrack.search.snippet import best_snippet
+from casetrack.search.pincite import pin_span
 from casetrack.store.bm25 import build_analyzer
 from tests.conftest import MODELS
 
@@ -63,10 +63,10 @@ def test_a_document_being_written_is_invisible(app: CaseTrack) -> None:
         store.close()
 
 
-def test_snippet_picks_the_matching_sentence() -> None:
+def test_the_pin_picks_the_matching_sentence() -> None:
     text = "Rent is due monthly. " * 30 + "Either party may terminate on sixty days notice. " + "Deposit terms. " * 30
-    snippet = best_snippet(text, "terminate notice", build_analyzer("en"), max_chars=120)
-    assert "terminate" in snippet and len(snippet) <= 130 and snippet.startswith("… ")
+    start, end = pin_span(text, "terminate notice", build_analyzer("en"))
+    assert "Either party may terminate on sixty days notice." in text[start:end] and end - start <= 90
 
 
 def test_every_stage_runs_and_names_itself(app: CaseTrack) -> None:

@@ -166,13 +166,15 @@ def test_portuguese_keeps_stopwords_and_exact_phrases(pt_index: Bm25Index) -> No
     assert set(ids(pt_index, "de que")) == {"singular", "sem_acento", "licitacoes"}
 
 
-def test_snippets_light_up_the_matching_sentence_in_both_languages() -> None:
-    from casetrack.search.snippet import best_snippet
+def test_pins_find_the_matching_sentence_in_both_languages() -> None:
+    from casetrack.search.pincite import pin_span
 
     pt_text = "O relator votou. " * 20 + "As contestações foram juntadas tarde. " + "Nada mais. " * 20
-    assert "contestações" in best_snippet(pt_text, "contestacoes", build_analyzer("pt"), max_chars=60)
+    start, end = pin_span(pt_text, "contestacoes", build_analyzer("pt"))
+    assert "contestações" in pt_text[start:end] and end - start <= 100
     en_text = "Rent is due. " * 20 + "Either party may terminate the agreement. " + "The end. " * 20
-    assert "terminate" in best_snippet(en_text, "the termination", build_analyzer("en"), max_chars=60)
+    start, end = pin_span(en_text, "the termination", build_analyzer("en"))
+    assert "terminate" in en_text[start:end] and end - start <= 100
 
 
 def test_portuguese_snippet_tokens_cover_both_forms() -> None:

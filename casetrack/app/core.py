@@ -231,7 +231,15 @@ class CaseTrack:
 
         with self.writing(case, wait=wait) as store:
             parse = self._parser.parse if self._parser is not None else None
-            return ingest_files(store, self.pool, parse, paths, force, password, on_file, progress, on_result)
+            return ingest_files(store, self.pool, parse, paths, force, password, on_file, progress, on_result,
+                                self.settings.ocr_languages)
+
+    def ocr_targets(self, case: str, documents: Sequence[str] = ()) -> list[Path]:
+        """The files `casetrack reocr` ingests again (see app/ingesting.py: ocr_targets)."""
+        from casetrack.app.ingesting import ocr_targets
+
+        with self.reading(case) as store:
+            return ocr_targets(store, documents, self.settings.ocr_languages)
 
     def reembed(
         self,

@@ -26,6 +26,7 @@ def ingest_files(
     on_file: Callable[[int, int, Path], None] | None,
     progress: Progress | None,
     on_result: Callable[[FileResult], None] | None,
+    ocr_languages: str | None = None,
 ) -> list[FileResult]:
     mismatched = mismatches(store, pool)
     if mismatched:
@@ -34,7 +35,7 @@ def ingest_files(
             "documents would not be comparable with the old ones. " + " ".join(mismatched.values()),
             f'casetrack reembed --case "{store.record.name}"',
         )
-    ingestor = Ingestor(store, pool, parse)
+    ingestor = Ingestor(store, pool, parse, ocr_languages)
     results: list[FileResult] = []
     for i, path in enumerate(paths):
         if on_file:
@@ -53,3 +54,32 @@ def ingest_files(
         if progress:
             progress("index", 1, 1)
     return results
+
+
+def ocr_targets(store: CaseStore, documents: Sequence[str] = (), languages: str | None = None) -> list[Path]:
+    """The files `casetrack reocr` ingests again: the documents named (all of them), else every
+    document with pages that still need OCR and every file refused as a scan OCR could not
+    read. Raises when OCR cannot run, with the command that installs it."""
+    from casetrack.ingest import pending_ocr
+    from casetrack.ocr import ocr_languages, require_languages
+    from casetrack.store.documents import resolve_documents
+
+    if languages == "":
+        raise CaseTrackError("OCR is turned off (CASETRACK_OCR_LANGUAGES is empty).",
+                             "Unset CASETRACK_OCR_LANGUAGES, or set it to eng, por or eng+por.")
+    require_languages(languages or ocr_languages(store.record.language))
+    if documents:
+        wanted = resolve_documents(store, list(documents))
+        entries = [e for e in store.documents() if e.doc_id in wanted]
+    else:
+        entries = [e for e in store.documents() if e.meta.get("needs_ocr_pages")]
+    paths = [Path(e.source_path) for e in entries if e.source_path]
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        raise CaseTrackError(
+            f"{len(missing)} source file(s) are no longer where they were ingested from: {', '.join(missing[:3])}.",
+            "Put them back (or ingest them again from their new place).",
+        )
+    if not documents:
+        paths += [Path(p) for p in pending_ocr.load(store.dir) if Path(p).is_file() and Path(p) not in paths]
+    return paths

@@ -1,5 +1,5 @@
-"""`casetrack status` / get_status: the memory tier, the models per slot and, for one case, its
-models, missing vectors and the search stages it will skip."""
+"""`casetrack status` / get_status: the memory tier, the models per slot, OCR (tesseract) and,
+for one case, its models, missing vectors and the search stages it will skip."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from casetrack import __version__
 from casetrack.app.models_check import mismatches, search_skips
 from casetrack.config import Settings
 from casetrack.domain.cases import LANGUAGES
-from casetrack.domain.views import CaseModelStatus, SlotStatusJson, StatusReport
+from casetrack.domain.views import CaseModelStatus, OcrStatusJson, SlotStatusJson, StatusReport
 from casetrack.embed.protocols import EmbedderPool
+from casetrack.errors import ParseError
 from casetrack.store.case_store import CaseStore
 from casetrack.store.lance_tables import SLOT_COLUMN, WINDOW_VECTORS
 
@@ -31,12 +32,30 @@ def status_report(
         "loaded_models": pool.loaded_models(),
         "cases": cases,
         "slots": slots,
+        "ocr": ocr_status(languages),
     }
     if case is None:
         return report
     # "case" before "slots", as `status --json` has always printed them.
     ordered = {k: v for k, v in report.items() if k != "slots"} | {"case": case, "slots": slots}
     return cast(StatusReport, ordered)
+
+
+def ocr_status(case_languages: list[str]) -> OcrStatusJson:
+    """tesseract's version and languages, and what is missing for these case languages."""
+    from casetrack.ocr import engine_info, ocr_languages, require_languages
+
+    info = engine_info()
+    problem, fix = info.problem, info.fix
+    if info.available and problem is None:
+        for language in case_languages:
+            try:
+                require_languages(ocr_languages(language))
+            except ParseError as e:
+                problem, fix = e.message, e.hint
+                break
+    return {"available": info.available, "version": info.version, "languages": list(info.languages),
+            "problem": problem, "fix": fix}
 
 
 def case_model_status(store: CaseStore, pool: EmbedderPool) -> CaseModelStatus:

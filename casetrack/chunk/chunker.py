@@ -139,6 +139,8 @@ def _draft(seq: int, page: Page, page_index: int, start: int, end: int, tokens: 
     last_line = page.line_at(end - 1)
     first_para = page.paragraph_at(start)
     last_para = page.paragraph_at(end - 1)
+    lines = _line_indexes(page, start, end)
+    confidences = tuple(page.line_confidences[i] for i in lines) if len(page.line_confidences) == len(page.lines) else ()
     return ChunkDraft(
         seq=seq,
         text=page.text[start:end],
@@ -152,20 +154,26 @@ def _draft(seq: int, page: Page, page_index: int, start: int, end: int, tokens: 
         line_end=last_line.number if last_line else 0,
         token_count=tokens,
         extraction_method=page.extraction_method,
-        ocr_confidence=page.ocr_confidence,
-        line_numbers=_line_numbers(page, start, end),
+        ocr_confidence=_mean(confidences) if confidences else page.ocr_confidence,
+        line_numbers=tuple(page.lines[i].number for i in lines),
+        line_confidences=confidences,
+        bates=page.bates,
     )
 
 
-def _line_numbers(page: Page, start: int, end: int) -> tuple[int, ...]:
-    """The numbers of the page's lines that overlap [start, end), in order."""
+def _line_indexes(page: Page, start: int, end: int) -> list[int]:
+    """The indexes of the page's lines that overlap [start, end), in order."""
     first = page.line_at(start)
     if first is None:
-        return ()
+        return []
     i = page.lines.index(first)
-    numbers = []
+    found = []
     while i < len(page.lines) and page.lines[i].start < end:
         if page.lines[i].end > start:
-            numbers.append(page.lines[i].number)
+            found.append(i)
         i += 1
-    return tuple(numbers)
+    return found
+
+
+def _mean(values: tuple[float, ...]) -> float:
+    return sum(values) / len(values)

@@ -38,7 +38,7 @@ class _Bar:
             self._bar.render_progress()
 
     def on_stage(self, stage: str, done: int, total: int) -> None:
-        if self._bar is not None and stage == "embed" and total:
+        if self._bar is not None and stage in ("embed", "parse") and total > 1:  # parse: page by page (OCR)
             self._bar.current_item = f"{self._name[:32]} ({stage} {done}/{total})"
             self._bar.render_progress()
         elif self._bar is not None and stage == "index" and done == 0:
@@ -63,6 +63,8 @@ def _summary(results: list[FileResult]) -> dict[str, Any]:
         "pages": sum(r.pages for r in results if r.status in ("ingested", "replaced")),
         "chunks": sum(r.chunks for r in results),
         "needs_ocr_pages": sum(len(r.needs_ocr_pages) for r in results if r.ok),
+        "ocr_pages": sum(len(r.ocr_pages) for r in results if r.ok),
+        "low_confidence_pages": sum(len(r.low_confidence_pages) for r in results if r.ok),
         "seconds": round(sum(r.seconds for r in results), 2),
         # Batch-wide notes (e.g. a model that is not installed) once, not once per file.
         "warnings": sorted({w for r in results for w in r.warnings if _batch_wide(w)}),
@@ -76,7 +78,13 @@ def _batch_wide(warning: str) -> bool:
 def _line(r: FileResult) -> str:
     if r.status in ("ingested", "replaced"):
         pages = f"{r.pages} pages, " if r.pages else ""
-        ocr = f", {len(r.needs_ocr_pages)} pages need OCR (p. {', '.join(map(str, r.needs_ocr_pages[:10]))})" if r.needs_ocr_pages else ""
+        ocr = f", {len(r.needs_ocr_pages)} pages need OCR (p. {_pages(r.needs_ocr_pages)})" if r.needs_ocr_pages else ""
+        if r.ocr_pages:
+            ocr += f", {len(r.ocr_pages)} pages OCR'd (confidence {r.ocr_confidence or 0:.0f}/100)"
+        if r.low_confidence_pages:
+            ocr += f", low OCR confidence on p. {_pages(r.low_confidence_pages)}: check them against the scan"
+        if r.bates:
+            ocr += f", Bates {r.bates}"
         verb = "ingested" if r.status == "ingested" else "replaced (changed file)"
         return f"  OK   {r.name}: {verb}, {pages}{r.chunks} chunks{ocr} ({r.seconds:.1f}s)"
     if r.status == "duplicate":
@@ -84,6 +92,10 @@ def _line(r: FileResult) -> str:
     tag = "OCR " if r.status == "needs_ocr" else "FAIL"
     hint = f" {r.hint}" if r.hint else ""
     return f"  {tag} {r.name}: {r.error}{hint}"
+
+
+def _pages(numbers: list[int], most: int = 10) -> str:
+    return ", ".join(map(str, numbers[:most])) + (f" and {len(numbers) - most} more" if len(numbers) > most else "")
 
 
 def _report(case: str, results: list[FileResult], as_json: bool) -> None:
@@ -96,7 +108,8 @@ def _report(case: str, results: list[FileResult], as_json: bool) -> None:
         click.echo(
             f"{summary['files']} files: {summary['ingested'] + summary['replaced']} ingested, "
             f"{summary['duplicates']} duplicates, {summary['needs_ocr']} need OCR, {summary['errors']} failed; "
-            f"{summary['pages']} pages, {summary['chunks']} chunks."
+            f"{summary['pages']} pages, {summary['chunks']} chunks"
+            + (f", {summary['ocr_pages']} pages OCR'd" if summary["ocr_pages"] else "") + "."
         )
         for warning in summary["warnings"]:
             click.secho(f"Note: {warning}", fg="yellow", err=True)
@@ -173,7 +186,7 @@ _json_option = click.option("--json", "as_json", is_flag=True, help="Print one J
 @_json_option
 @click.pass_context
 def ingest(ctx: click.Context, case: str, paths: tuple[Path, ...], force: bool, password: str | None, as_json: bool) -> None:
-    """Ingest files (PDF, DOCX, TXT, MD, RTF) into a case.
+    """Ingest files (PDF, DOCX, TXT, MD, RTF; PNG, JPEG and TIFF images) into a case; scanned pages are OCR'd.
 
     Exit status: 0 when every file is in the case, 3 when some failed or need OCR.
     """
@@ -193,3 +206,22 @@ def ingest_folder(ctx: click.Context, case: str, folder: Path, recursive: bool, 
     if not paths and not as_json:
         click.echo(f"No supported files in {folder}" + ("" if recursive else " (add --recursive for sub-folders)") + ".")
     _run(ctx, case, paths, force, None, as_json, label=str(folder))
+
+
+@click.command("reocr")
+@_case_option
+@click.option("--document", "documents", multiple=True, help="Only this document (name or id); repeatable.")
+@_json_option
+@click.pass_context
+def reocr(ctx: click.Context, case: str, documents: tuple[str, ...], as_json: bool) -> None:
+    """OCR what a case could not read before: documents with pages that need OCR, and scans that
+    were refused (ingested before OCR existed, or while tesseract was missing). With --document,
+    ingest those documents again from their files.
+
+    Exit status: 0 when every file is in the case, 3 when some still failed.
+    """
+    paths = get_app(ctx).ocr_targets(case, documents)
+    if not paths:
+        click.echo("Nothing to OCR: no document has pages that need OCR, and no scan was refused.")
+        return
+    _run(ctx, case, paths, True, None, as_json, label=f"reocr: {len(paths)} files")

@@ -37,11 +37,22 @@ def _configure_logging(verbose: int) -> None:
     envvar="CASETRACK_MEMORY_MODE",
     help="Which models stay in memory (default: chosen from detected RAM; env CASETRACK_MEMORY_MODE).",
 )
+@click.option(
+    "--ocr-languages",
+    envvar="CASETRACK_OCR_LANGUAGES",
+    help="Tesseract languages for scanned pages: eng, por or eng+por (default: the case's language; "
+    "env CASETRACK_OCR_LANGUAGES).",
+)
 @click.option("-v", "--verbose", count=True, help="Log more to stderr (-v info, -vv debug).")
 @click.version_option(__version__, prog_name="casetrack")
 @click.pass_context
 def cli(
-    ctx: click.Context, data_dir: str | None, models_dir: str | None, memory_mode: str | None, verbose: int
+    ctx: click.Context,
+    data_dir: str | None,
+    models_dir: str | None,
+    memory_mode: str | None,
+    ocr_languages: str | None,
+    verbose: int,
 ) -> None:
     """CaseTrack: search your case documents locally, with exact citations."""
     _configure_logging(verbose)
@@ -49,7 +60,7 @@ def cli(
     os.environ.setdefault("LANCEDB_LOG", "error")
     from casetrack.config import resolve_settings
 
-    ctx.obj = resolve_settings(data_dir, models_dir, environ={}, memory_mode=memory_mode)
+    ctx.obj = resolve_settings(data_dir, models_dir, environ={}, memory_mode=memory_mode, ocr_languages=ocr_languages)
 
 
 def _register() -> None:
@@ -67,6 +78,7 @@ def _register() -> None:
     cli.add_command(case_cmds.case)
     cli.add_command(ingest_cmds.ingest)
     cli.add_command(ingest_cmds.ingest_folder)
+    cli.add_command(ingest_cmds.reocr)
     cli.add_command(search_cmds.search)
     cli.add_command(search_cmds.chunk)
     cli.add_command(search_cmds.demo)

@@ -50,13 +50,15 @@ def print_response(r: SearchResponse, snippet_chars: int = 400) -> None:
 @click.option("--top-k", default=10, show_default=True, type=click.IntRange(1, 100), help="Number of results.")
 @click.option("--offset", default=0, type=click.IntRange(0, 1000), help="Skip this many results (paging).")
 @click.option("--document", "documents", multiple=True, help="Only search this document (name or id); repeatable.")
-@click.option("--type", "file_types", multiple=True, type=click.Choice(["pdf", "docx", "text", "rtf"]),
+@click.option("--type", "file_types", multiple=True, type=click.Choice(["pdf", "docx", "text", "rtf", "image"]),
               help="Only documents of this type; repeatable.")
 @click.option("--after", type=click.DateTime(["%Y-%m-%d"]), help="Only documents ingested on or after this date.")
 @click.option("--before", type=click.DateTime(["%Y-%m-%d"]), help="Only documents ingested before this date.")
 @click.option("--context", "context_chars", default=0, type=click.IntRange(0, 2000),
               help="Add this many characters of the neighbouring chunks before and after each result.")
 @click.option("--by-document", is_flag=True, help="Also rank whole documents (which document says X?).")
+@click.option("--bates", default=None, metavar="RANGE",
+              help="Only pages whose Bates stamp is in this range (ABC0001200-ABC0001300) or is this number.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def search(
@@ -71,6 +73,7 @@ def search(
     before: datetime | None,
     context_chars: int,
     by_document: bool,
+    bates: str | None,
     as_json: bool,
 ) -> None:
     """Search a case; every result carries its citation (document, page, paragraph, lines)."""
@@ -81,6 +84,7 @@ def search(
         file_types=file_types,
         ingested_after=after.timestamp() if after else None,
         ingested_before=before.timestamp() if before else None,
+        bates=bates,
     )
     response = get_app(ctx).search(
         case, query, top_k=top_k, offset=offset, filters=filters, context_chars=context_chars,

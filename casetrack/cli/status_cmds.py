@@ -29,6 +29,11 @@ def status(ctx: click.Context, case: str | None, as_json: bool) -> None:
             model = s["model"] or "MISSING"
             note = f" - {s['problem']}" if s["problem"] else ""
             click.echo(f"  {s['slot']:<4} {s['purpose']:<17} {model:<28} {s['residency']:<9}{note}")
+    ocr = info["ocr"]
+    if ocr["available"]:
+        click.echo(f"OCR: tesseract {ocr['version']}, languages: {', '.join(ocr['languages']) or 'none'}")
+    if ocr["problem"]:
+        click.secho(f"OCR: {ocr['problem']}" + (f" Fix: {ocr['fix']}" if ocr["fix"] else ""), fg="yellow")
     c = info.get("case")
     if c:
         click.echo(f"Case '{c['name']}' ({c['language']}):")

@@ -15,7 +15,7 @@ from enum import StrEnum
 
 class ExtractionMethod(StrEnum):
     NATIVE = "native"  # text layer of a PDF, DOCX XML, plain text
-    OCR = "ocr"  # tesseract (later issue)
+    OCR = "ocr"  # tesseract (ocr/ package)
     NONE = "none"  # nothing usable: the page needs OCR or is blank
 
 
@@ -67,7 +67,9 @@ class Page:
     paragraphs: tuple[Paragraph, ...]
     extraction_method: ExtractionMethod = ExtractionMethod.NATIVE
     needs_ocr: bool = False
-    ocr_confidence: float | None = None
+    ocr_confidence: float | None = None  # OCR'd pages: mean word confidence, 0-100
+    line_confidences: tuple[float, ...] = ()  # OCR'd pages: each line's mean word confidence, as `lines`
+    bates: str | None = None  # the production stamp read on the page ("ABC0001234")
 
     def line_at(self, offset: int) -> Span | None:
         return _span_at(self.lines, offset)

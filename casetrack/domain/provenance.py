@@ -27,6 +27,7 @@ class Provenance:
     lines_citable: bool = True
     # The last page of a span that crosses pages (`pp. 12-13`); None when it stays on `page`.
     page_end: int | None = None
+    bates: str | None = None  # the page's production stamp ("ABC0001234"), cited after the lines
 
     def citation(self) -> str:
         """Full citation in the spec's form: `Contract.pdf, p. 12, para. 8, ll. 1-4`."""
@@ -43,7 +44,8 @@ class Provenance:
             parts.append(
                 f"l. {self.line_start}" if self.line_start == self.line_end else f"ll. {self.line_start}-{self.line_end}"
             )
-        return ", ".join(parts)
+        cite = ", ".join(parts)
+        return f"{cite} ({self.bates})" if self.bates else cite
 
     def citation_short(self) -> str:
         stem = self.document.rsplit(".", 1)[0] if "." in self.document else self.document
@@ -72,6 +74,8 @@ class ChunkDraft:
     # The stored number of each line of `text`, in order (the first may be a partial line):
     # consecutive on a page, but a .txt's own line numbers skip its blank lines.
     line_numbers: tuple[int, ...] = ()
+    line_confidences: tuple[float, ...] = ()  # OCR'd pages: each of those lines' mean word confidence
+    bates: str | None = None
 
     def provenance(self, document: str, document_id: str) -> Provenance:
         return Provenance(
@@ -86,4 +90,5 @@ class ChunkDraft:
             char_end=self.char_end,
             extraction_method=self.extraction_method,
             ocr_confidence=self.ocr_confidence,
+            bates=self.bates,
         )

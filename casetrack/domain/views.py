@@ -27,6 +27,8 @@ class SourceJson(TypedDict):
     char_start: int
     char_end: int
     extraction_method: str
+    ocr_confidence: float | None  # OCR'd text: the cited lines' mean word confidence (0-100); null when native
+    bates: str | None  # the page's production (Bates) stamp, when it carries one
 
 
 def source_json(p: Provenance) -> SourceJson:
@@ -41,6 +43,8 @@ def source_json(p: Provenance) -> SourceJson:
         "char_start": p.char_start,
         "char_end": p.char_end,
         "extraction_method": p.extraction_method.value,
+        "ocr_confidence": None if p.ocr_confidence is None else round(p.ocr_confidence, 1),
+        "bates": p.bates,
     }
 
 
@@ -159,7 +163,18 @@ class StatusReport(TypedDict):
     loaded_models: list[str]
     cases: int
     slots: dict[str, list[SlotStatusJson]]  # case language -> slots
+    ocr: OcrStatusJson
     case: NotRequired[CaseModelStatus]
+
+
+class OcrStatusJson(TypedDict):
+    """Whether scanned pages and images can be read (tesseract), in `status --json`."""
+
+    available: bool
+    version: str | None
+    languages: list[str]  # installed tesseract languages ("eng", "por", "osd", ...)
+    problem: str | None  # what is missing (tesseract, a language) ...
+    fix: str | None  # ... and the command that installs it
 
 
 class ContextJson(TypedDict):

@@ -7,29 +7,32 @@ status, a one-line error and the next step, so a batch goes on.
 from __future__ import annotations
 
 import logging
+import shutil
 import time
 import traceback
 import uuid
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pyarrow as pa
 
 from casetrack.chunk.chunker import chunk_document
 from casetrack.domain import ChunkDraft, ParsedDocument
 from casetrack.embed.protocols import EmbedderPool
-from casetrack.errors import CaseTrackError, NoTextError, ParseError
+from casetrack.errors import CaseTrackError, NoTextError, ParseError, ScanNotReadError
+from casetrack.ingest import pending_ocr
 from casetrack.ingest.embedding import ChunkEmbeddings, embed_chunks
 from casetrack.ingest.files import sha256_file
 from casetrack.parse import parse_file
+from casetrack.parse.options import LOW_CONFIDENCE, PageProgress, ParseOptions
 from casetrack.store.case_store import CaseStore
 from casetrack.store.lance_tables import EMBEDDING_COLUMNS, chunk_schema
 
 log = logging.getLogger(__name__)
 
-# Stage callback: (stage, done, total). Stages: "parse", "embed", "store".
+# Stage callback: (stage, done, total). Stages: "parse" (page by page), "embed", "store".
 Progress = Callable[[str, int, int], None]
 
 LARGE_FILE_BYTES = 200 * 1024 * 1024
@@ -45,6 +48,10 @@ class FileResult:
     pages: int = 0
     chunks: int = 0
     needs_ocr_pages: list[int] = field(default_factory=list)
+    ocr_pages: list[int] = field(default_factory=list)  # pages read by OCR
+    ocr_confidence: float | None = None  # their mean word confidence (0-100)
+    low_confidence_pages: list[int] = field(default_factory=list)  # OCR'd under LOW_CONFIDENCE: check them
+    bates: str | None = None  # the first and last Bates stamps ("ABC0001200 - ABC0001300")
     duplicate_of: str | None = None
     error: str | None = None
     error_code: str | None = None
@@ -60,11 +67,14 @@ class FileResult:
         return asdict(self)
 
 
-Parse = Callable[[Path, str | None], ParsedDocument]
+class Parse(Protocol):
+    """How a file is parsed: `parse_file` here, or the daemon's child process (parse/isolated.py)."""
+
+    def __call__(self, path: Path, *, options: ParseOptions, on_page: PageProgress) -> ParsedDocument: ...
 
 
-def _parse_here(path: Path, password: str | None) -> ParsedDocument:
-    return parse_file(path, password=password)
+def _parse_here(path: Path, *, options: ParseOptions, on_page: PageProgress) -> ParsedDocument:
+    return parse_file(path, options=options, on_page=on_page)
 
 
 def _noop(stage: str, done: int, total: int) -> None:
@@ -74,13 +84,19 @@ def _noop(stage: str, done: int, total: int) -> None:
 class Ingestor:
     """Ingests files into one case (the caller holds its writer lock) with the process's pool."""
 
-    def __init__(self, store: CaseStore, pool: EmbedderPool, parse: Parse | None = None) -> None:
+    def __init__(
+        self, store: CaseStore, pool: EmbedderPool, parse: Parse | None = None, ocr_languages: str | None = None
+    ) -> None:
         """`parse`: how files are parsed (default: in this process; the daemon passes a child
-        process's parser so a slow or hostile file never stalls searches)."""
+        process's parser so a slow or hostile file never stalls searches). `ocr_languages`:
+        tesseract's languages for scanned pages (default: the case's language; "" turns OCR off)."""
+        from casetrack.ocr import ocr_languages as languages_for
+
         self.store = store
         self.pool = pool
         self._parse: Parse = parse or _parse_here
         self.language = store.record.language
+        self.ocr_languages = languages_for(self.language) if ocr_languages is None else (ocr_languages or None)
         # Chunk sizes are counted in E1 tokens, the model with the tightest use of its window.
         self.primary = pool.get("E1", self.language)
 
@@ -94,6 +110,8 @@ class Ingestor:
         except ParseError as e:
             result.status = "needs_ocr" if isinstance(e, NoTextError) else "error"
             result.error, result.hint, result.error_code = e.message, e.hint, e.code
+            if isinstance(e, ScanNotReadError):  # `casetrack reocr` takes it once OCR can run
+                pending_ocr.add(self.store.dir, path.expanduser().resolve(), e.message)
         except CaseTrackError as e:
             result.error, result.hint, result.error_code = e.message, e.hint, "error"
         except MemoryError:
@@ -130,17 +148,23 @@ class Ingestor:
         name = existing.name if existing else self._unique_name(path)
 
         progress("parse", 0, 1)
-        parsed = self._parse(path, password)
+        # Each OCR'd page is kept under the case until the document is stored: an ingest
+        # interrupted half-way through a long scan resumes at the page it stopped on.
+        cache = self.store.dir / "ocr" / sha
+        options = ParseOptions(password=password, ocr_languages=self.ocr_languages, ocr_cache=str(cache))
+        parsed = self._parse(path, options=options, on_page=lambda done, total: progress("parse", done, total))
         progress("parse", 1, 1)
         drafts = chunk_document(parsed, self.primary.count_tokens)
         result.file_type = parsed.file_type.value
         result.pages = parsed.page_count
         result.needs_ocr_pages = parsed.needs_ocr_pages
+        _ocr_report(parsed, result)
         result.warnings += list(parsed.warnings)
         if not drafts:
+            shutil.rmtree(cache, ignore_errors=True)
             raise NoTextError(
                 f"{path.name}: no text could be extracted.",
-                "If it is a scan, it needs OCR (coming in a later version).",
+                "If it is a scan, check that OCR can run: `casetrack status`.",
             )
 
         case = self.store.record.name
@@ -151,6 +175,8 @@ class Ingestor:
         progress("store", 0, 1)
         self.store.record_models({slot: use.to_json() for slot, use in embeddings.models.items()})
         self.store.commit_document(doc_id, name, str(path), sha, rows, document_row)
+        shutil.rmtree(cache, ignore_errors=True)  # stored: the OCR'd pages live in the case now
+        pending_ocr.remove(self.store.dir, path)
         progress("store", 1, 1)
         result.status = "replaced" if existing else "ingested"
         result.document_id = doc_id
@@ -164,6 +190,19 @@ class Ingestor:
             return path.name
         qualified = f"{path.parent.name}/{path.name}"
         return qualified if qualified not in taken else f"{qualified} ({uuid.uuid4().hex[:4]})"
+
+
+def _ocr_report(parsed: ParsedDocument, result: FileResult) -> None:
+    """The ingest report's OCR facts: pages OCR'd, their confidence, the ones to check, Bates."""
+    ocr = [p for p in parsed.pages if p.extraction_method.value == "ocr" and p.number is not None]
+    result.ocr_pages = [p.number for p in ocr if p.number is not None]
+    scores = [p.ocr_confidence for p in ocr if p.ocr_confidence is not None]
+    result.ocr_confidence = round(sum(scores) / len(scores), 1) if scores else None
+    result.low_confidence_pages = [
+        p.number for p in ocr if p.number is not None and p.ocr_confidence is not None and p.ocr_confidence < LOW_CONFIDENCE
+    ]
+    stamps = [p.bates for p in parsed.pages if p.bates]
+    result.bates = (stamps[0] if len(stamps) == 1 else f"{stamps[0]} - {stamps[-1]}") if stamps else None
 
 
 def chunk_rows(drafts: list[ChunkDraft], embeddings: ChunkEmbeddings) -> pa.Table:
@@ -186,6 +225,8 @@ def chunk_rows(drafts: list[ChunkDraft], embeddings: ChunkEmbeddings) -> pa.Tabl
         "extraction_method": [d.extraction_method.value for d in drafts],
         "ocr_confidence": [d.ocr_confidence for d in drafts],
         "line_numbers": [list(d.line_numbers) for d in drafts],
+        "line_confidences": [list(d.line_confidences) or None for d in drafts],
+        "bates": [d.bates for d in drafts],
     }
     base = [f for f in chunk_schema(1) if f.name not in EMBEDDING_COLUMNS]
     arrays = [pa.array(columns[f.name], f.type) for f in base] + list(embeddings.columns.values())
@@ -204,6 +245,12 @@ def _document_row(
         "page_count": parsed.page_count,
         "chunk_count": chunks,
         "needs_ocr_pages": parsed.needs_ocr_pages,
+        "ocr_pages": [p.number for p in parsed.pages if p.extraction_method.value == "ocr" and p.number is not None],
+        "low_confidence_pages": [
+            p.number for p in parsed.pages
+            if p.number is not None and p.ocr_confidence is not None and p.ocr_confidence < LOW_CONFIDENCE
+        ],
+        "bates": [p.bates for p in parsed.pages if p.bates][:1] + [p.bates for p in parsed.pages if p.bates][-1:],
         "ingested_at": time.time(),
         "embed_model": emb.models["E1"].fingerprint,
         "embed_models": sorted(f"{slot}={use.fingerprint}" for slot, use in emb.models.items()),

@@ -95,6 +95,12 @@ def job(j: Mapping[str, Any]) -> str:
     pages = sum(int(r.get("pages") or 0) for r in results if r["status"] in ("ingested", "replaced"))
     chunks = sum(int(r.get("chunks") or 0) for r in results)
     lines.append(f"  Pages:      {_n(pages)}   Chunks: {_n(chunks)}")
+    ocr = [r for r in results if r.get("ocr_pages")]
+    if ocr:
+        lines.append(f"  OCR:        {_n(sum(len(r['ocr_pages']) for r in ocr))} pages read by OCR in {len(ocr)} files")
+        for r in [r for r in ocr if r.get("low_confidence_pages")][:10]:
+            low = ", ".join(map(str, r["low_confidence_pages"][:10]))
+            lines.append(f"  - {r['name']}: low OCR confidence on p. {low}: quote those pages only after checking the scan")
     if j.get("started_at"):
         end = j.get("finished_at") or time.time()
         lines.append(f"  Duration:   {end - j['started_at']:.1f} seconds")
@@ -163,6 +169,10 @@ def search(out: Mapping[str, Any], case_stats: str, max_chars: int = 700) -> str
         if len(text) > max_chars:
             text = text[:max_chars].rsplit(" ", 1)[0] + " ..."
         rated = f"relevance: {hit['relevance']:.2f} {hit['match']}" if hit.get("relevance") is not None else f"score: {hit['score']:.2f}"
+        source = hit.get("source") or {}
+        if source.get("extraction_method") == "ocr":  # OCR'd text: say how sure the reading is
+            confidence = source.get("ocr_confidence")
+            rated += "; OCR" + (f", confidence {confidence:.0f}/100" if confidence is not None else "")
         lines += ["", f"--- Result {i} ({rated}) ---", hit["citation"], f"chunk_id: {hit['chunk_id']}",
                   "", f"\"{text}\""]
         ctx = hit.get("context")
@@ -221,6 +231,11 @@ def status(s: Mapping[str, Any]) -> str:
             problem = f" - {slot['problem']}" if slot.get("problem") else ""
             lines.append(f"  {slot['slot']} ({language}, {slot['purpose']}): {slot.get('model') or 'not installed'}"
                          f" [{state}]{problem}")
+    ocr = s.get("ocr") or {}
+    if ocr.get("available"):
+        lines.append(f"OCR: tesseract {ocr.get('version')}, languages: {', '.join(ocr.get('languages') or []) or 'none'}")
+    if ocr.get("problem"):
+        lines.append(f"OCR problem: {ocr['problem']}" + (f" Fix: {ocr['fix']}" if ocr.get("fix") else ""))
     lines += ["", f"Daemon: pid {d['pid']}, up {d['uptime_s']:.0f} s, {d['rss_mb']:.0f} MB RAM, "
                   f"{d['connections']} connection(s), models loaded {d['model_loads']} time(s)"]
     if d.get("jobs_active"):

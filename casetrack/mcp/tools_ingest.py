@@ -40,11 +40,23 @@ async def follow(tc: ToolContext, job: JobView, wait_seconds: float, ctx: Contex
         if key != last:
             last = key
             message = f"{job.current} ({job.stage})" if job.current else job.status
-            await ctx.report_progress(job.done, total=job.total, message=message)
+            await ctx.report_progress(job.done + _page_share(job.stage), total=job.total, message=message)
         left = deadline - time.monotonic()
         if job.finished or left <= 0:
             return job
         job = await anyio.to_thread.run_sync(tc.host.jobs.wait, job.id, min(left, 1.0), None, last)
+
+
+def _page_share(stage: str | None) -> float:
+    """How far the current file's pages are read ("parse 3/10" -> 0.3, shown as part of a file:
+    a long scan moves the progress bar page by page); 0 in other stages."""
+    if not stage or not stage.startswith("parse "):
+        return 0.0
+    done, _, total = stage.removeprefix("parse ").partition("/")
+    try:
+        return min(int(done) / int(total), 0.99) if int(total) > 1 else 0.0
+    except ValueError:
+        return 0.0
 
 
 def job_out(job: JobView) -> JobOut:
@@ -52,7 +64,8 @@ def job_out(job: JobView) -> JobOut:
 
 
 @tools.tool("Ingest document", WRITE,
-            "Add a document (PDF, DOCX, TXT, MD, RTF) to a case: extracts text with page, paragraph and line "
+            "Add a document (PDF, DOCX, TXT, MD, RTF, or a PNG/JPEG/TIFF image; scanned pages are OCR'd) to a case: "
+            "extracts text with page, paragraph and line "
             "positions, chunks it, computes embeddings and indexes it, all on this computer. Waits up to "
             "wait_seconds, then returns a job id to check with get_job.")
 async def ingest_document(
@@ -97,7 +110,7 @@ async def ingest_folder(
         paths = [p.resolve() for p in discover_files(folder, recursive)]
         if not paths:
             more = "" if recursive else " Sub-folders are skipped unless recursive=true."
-            raise ToolError(f"No supported files in {folder} (PDF, DOCX, TXT, MD, RTF).{more}")
+            raise ToolError(f"No supported files in {folder} (PDF, DOCX, TXT, MD, RTF, PNG, JPEG, TIFF).{more}")
         return tc.host.submit_ingest(tc.case_id(case_name), paths, force, label=str(folder))
 
     job = await follow(tc, await call(submit), wait_seconds, ctx)

@@ -22,7 +22,9 @@ tools = ToolSet()
             "lines that match (document, page, paragraph, lines; the whole passage's range is chunk_citation), a "
             "relevance from 0 to 1 with a label (exact/strong/good/weak/poor) and a chunk_id for get_chunk. "
             "no_good_match=true means nothing in the case clearly answers: say so rather than cite the results. "
-            "Pasting a sentence finds where it came from; verify_citation checks a quote against a cite.")
+            "Pasting a sentence finds where it came from; verify_citation checks a quote against a cite. Text read by "
+            "OCR says so with its confidence (source.ocr_confidence, 0-100); a page's Bates stamp ends its citation, "
+            "and bates='ABC0001200-ABC0001300' searches only those pages.")
 async def search_case(
     ctx: Context,
     query: Annotated[str, Field(description="Question or keywords, e.g. 'What are the termination provisions?'",
@@ -33,15 +35,20 @@ async def search_case(
     offset: Annotated[int, Field(ge=0, le=500, description="Skip this many results (next page)")] = 0,
     context: Annotated[bool, Field(description="Add the end of the previous and start of the next passage")] = False,
     by_document: Annotated[bool, Field(description="Also rank whole documents (which document says X?)")] = False,
+    bates: Annotated[str | None, Field(
+        description="Only pages whose Bates (production) stamp is in this range, e.g. 'ABC0001200-ABC0001300', "
+                    "or is this one number", max_length=100)] = None,
 ) -> Annotated[CallToolResult, SearchOut]:
     tc = tool_context(ctx)
 
     def run() -> tuple[SearchJson, str]:
         from casetrack.search.output import response_json
+        from casetrack.search.results import SearchFilters
 
         response = tc.host.app.search(
             tc.case_id(case_name), query, top_k=top_k, documents=[document_filter] if document_filter else None,
             offset=offset, context_chars=300 if context else 0, per_document=by_document,
+            filters=SearchFilters(bates=bates) if bates else None,
         )
         # The case's size comes with the response (read once by the search, not a second pass).
         stats = f"{response.case_documents} documents, {response.case_chunks:,} chunks searched"

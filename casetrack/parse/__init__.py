@@ -1,22 +1,31 @@
-"""Components layer: a file into a `ParsedDocument` (pages with the exact character spans of their lines and paragraphs), by magic bytes; PDF, DOCX, TXT/MD, RTF."""
+"""Components layer: a file into a `ParsedDocument` (pages with the exact character spans of their lines and paragraphs), by magic bytes; PDF (scanned pages OCR'd), DOCX, TXT/MD, RTF, images (OCR'd)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from casetrack.domain import FileType, ParsedDocument
-from casetrack.errors import NoTextError
+from casetrack.parse.options import PageProgress, ParseOptions, no_progress
 
 
-def parse_file(path: Path, password: str | None = None) -> ParsedDocument:
-    """Detect the type by magic bytes and parse. Raises a `ParseError` subclass on bad input."""
+def parse_file(
+    path: Path, password: str | None = None, options: ParseOptions | None = None, on_page: PageProgress = no_progress
+) -> ParsedDocument:
+    """Detect the type by magic bytes and parse. Raises a `ParseError` subclass on bad input.
+
+    `options`: password and OCR settings (default: English OCR, no resume cache); `on_page(done,
+    total)` as each page of a paged file is read."""
     from casetrack.parse.detect import detect_file_type
 
+    options = options or ParseOptions(password=password)
+    if password and not options.password:
+        options = replace(options, password=password)
     file_type = detect_file_type(path)
     if file_type == FileType.PDF:
         from casetrack.parse.pdf import parse_pdf
 
-        return parse_pdf(path, password=password)
+        return _stamped(parse_pdf(path, options=options, on_page=on_page))
     if file_type == FileType.DOCX:
         from casetrack.parse.docx import parse_docx
 
@@ -29,7 +38,13 @@ def parse_file(path: Path, password: str | None = None) -> ParsedDocument:
         from casetrack.parse.text import parse_text
 
         return parse_text(path, file_type)
-    raise NoTextError(
-        f"{path.name} is an image: it needs OCR, which this version does not do yet.",
-        "OCR support is coming; for now convert it to a searchable PDF (e.g. `ocrmypdf`) and ingest that.",
-    )
+    from casetrack.parse.image import parse_image
+
+    return _stamped(parse_image(path, options, on_page))
+
+
+def _stamped(parsed: ParsedDocument) -> ParsedDocument:
+    """Pages with their Bates stamps read (parse/bates.py)."""
+    from casetrack.parse.bates import with_bates
+
+    return replace(parsed, pages=tuple(with_bates(parsed.pages)))

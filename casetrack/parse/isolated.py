@@ -6,7 +6,11 @@ searches on other threads stalled for seconds (bench/concurrency.py). One long-l
 (started on first use, `spawn` so no onnxruntime or LanceDB threads are forked) parses one file
 at a time; a file that takes too long gets the child killed and replaced, and a child that dies
 is replaced too. On POSIX the child's address space is capped so a decompression bomb fails
-with MemoryError inside the child.
+with MemoryError inside the child (tesseract, started by the child, inherits the cap).
+
+The child reports each page read (`("progress", done, total)`), so the time limit counts from
+the last page, not from the start: a 500-page scan OCR'd at a few seconds a page is fine, a page
+that spins is not.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import Any
 from casetrack import errors
 from casetrack.domain import ParsedDocument
 from casetrack.errors import CorruptFileError, ParseError
+from casetrack.parse.options import PageProgress, ParseOptions, no_progress
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +35,8 @@ MEMORY_LIMIT_BYTES = 4 * 2**30
 
 
 def parse_timeout(path: Path) -> float:
-    """Generous for real documents (parsing runs at ~2-20 pages/s), bounded for hostile ones."""
+    """How long the child may go without finishing a page: generous for real documents
+    (parsing runs at ~2-20 pages/s, OCR at a few seconds a page), bounded for hostile ones."""
     try:
         megabytes = path.stat().st_size / 2**20
     except OSError:
@@ -55,9 +61,13 @@ def _child(conn: Connection, memory_limit: int) -> None:  # pragma: no cover - r
             return
         if request is None:
             return
-        path, password = request
+        path, options = request
+
+        def progress(done: int, total: int) -> None:
+            conn.send(("progress", done, total))
+
         try:
-            conn.send(("ok", parse_file(Path(path), password=password)))
+            conn.send(("ok", parse_file(Path(path), options=options, on_page=progress)))
         except errors.CaseTrackError as e:
             conn.send(("error", type(e).__name__, e.message, e.hint))
         except MemoryError:
@@ -108,17 +118,41 @@ class IsolatedParser:
                     pass
             self._stop()
 
-    def parse(self, path: Path, password: str | None = None, timeout: float | None = None) -> ParsedDocument:
+    def parse(
+        self,
+        path: Path,
+        password: str | None = None,
+        timeout: float | None = None,
+        options: ParseOptions | None = None,
+        on_page: PageProgress = no_progress,
+    ) -> ParsedDocument:
+        """`timeout`: the most seconds without a page read (default `parse_timeout`)."""
         limit = parse_timeout(path) if timeout is None else timeout
+        options = options or ParseOptions(password=password)
         with self._lock:
             conn = self._start()
-            conn.send((str(path), password))
+            conn.send((str(path), options))
+            reply = self._wait(conn, path, limit, on_page)
+        if reply[0] == "ok":
+            document: ParsedDocument = reply[1]
+            return document
+        if reply[0] == "error":
+            cls = getattr(errors, reply[1], ParseError)
+            if not (isinstance(cls, type) and issubclass(cls, errors.CaseTrackError)):
+                cls = ParseError
+            raise cls(reply[2], reply[3])
+        raise RuntimeError(reply[1])  # a parser bug: ingest turns it into a per-file error
+
+    def _wait(self, conn: Connection, path: Path, limit: float, on_page: PageProgress) -> tuple[Any, ...]:
+        """The child's answer, passing its page progress on; the child is stopped (and an error
+        raised) when it goes `limit` seconds without a page or dies."""
+        while True:
             if not conn.poll(limit):
-                log.warning("parsing %s took over %.0f s: stopping the parser", path, limit)
+                log.warning("parsing %s: no page read for %.0f s: stopping the parser", path, limit)
                 self._stop()
                 self.restarts += 1
                 raise CorruptFileError(
-                    f"{path.name}: parsing took longer than {limit:.0f} s; the file may be malformed.",
+                    f"{path.name}: reading one page took longer than {limit:.0f} s; the file may be malformed.",
                     "Re-save or print it to a new PDF and ingest that copy.",
                 )
             try:
@@ -130,12 +164,9 @@ class IsolatedParser:
                     f"{path.name}: the parser stopped while reading this file (it may be damaged).",
                     "Re-save or print it to a new PDF and ingest that copy.",
                 ) from None
-        if reply[0] == "ok":
-            document: ParsedDocument = reply[1]
-            return document
-        if reply[0] == "error":
-            cls = getattr(errors, reply[1], ParseError)
-            if not (isinstance(cls, type) and issubclass(cls, errors.CaseTrackError)):
-                cls = ParseError
-            raise cls(reply[2], reply[3])
-        raise RuntimeError(reply[1])  # a parser bug: ingest turns it into a per-file error
+            if reply[0] != "progress":
+                return reply
+            try:
+                on_page(int(reply[1]), int(reply[2]))
+            except Exception:  # a progress display must not stop the parse
+                log.debug("page progress callback failed", exc_info=True)

@@ -29,6 +29,7 @@ class PageBuilder:
         self._parts: list[str] = []
         self._length = 0
         self._lines: list[Span] = []
+        self._confidences: list[float] = []  # OCR: each line's mean word confidence
         self._paragraphs: list[Paragraph] = []
         self._next_paragraph = first_paragraph_number
         self._next_line = first_line_number
@@ -50,20 +51,25 @@ class PageBuilder:
         lines: Sequence[str],
         kind: ParagraphKind = ParagraphKind.BODY,
         first_line_number: int | None = None,
+        confidences: Sequence[float] | None = None,
     ) -> None:
         """Add one paragraph. Blank lines are dropped; a paragraph with no text is ignored.
 
         `first_line_number` pins the number of the paragraph's first line, for sources whose
         blank lines still count (a .txt cited by the line numbers an editor shows).
+        `confidences`: OCR'd lines' mean word confidences, one per line of `lines`.
         """
         if first_line_number is not None:
             if first_line_number < self._next_line:
                 raise ValueError(f"line {first_line_number} comes before line {self._next_line}")
             self._next_line = first_line_number
-        clean = [" ".join(line.split()) for line in lines]
-        clean = [line for line in clean if line]
+        joined = [" ".join(line.split()) for line in lines]
+        kept = [i for i, line in enumerate(joined) if line]
+        clean = [joined[i] for i in kept]
         if not clean:
             return
+        if confidences is not None:
+            self._confidences += [float(confidences[i]) for i in kept]
         if self._paragraphs:
             self._append(PARAGRAPH_SEPARATOR)
         para_start = self._length
@@ -95,4 +101,5 @@ class PageBuilder:
             extraction_method=extraction_method,
             needs_ocr=needs_ocr,
             ocr_confidence=ocr_confidence,
+            line_confidences=tuple(self._confidences) if len(self._confidences) == len(self._lines) else (),
         )

@@ -2,7 +2,8 @@
 
 The geometry (columns, lines, paragraphs) lives in `pdf_layout`; this module opens the file,
 maps pdfminer's failures to the user-facing error family, decides per page whether the text
-layer is usable or the page needs OCR, and builds every page through `PageBuilder`.
+layer is usable or the page needs OCR, builds every native page through `PageBuilder` and hands
+the others to tesseract (parse/ocr_pages.py) when it can run; otherwise they stay `needs_ocr`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,16 @@ from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
 from pdfplumber.utils.exceptions import PdfminerException
 
 from casetrack.domain import ExtractionMethod, FileType, Page, ParsedDocument
-from casetrack.errors import CorruptFileError, EmptyFileError, EncryptedFileError, NoTextError, ParseError
+from casetrack.errors import (
+    CorruptFileError,
+    EmptyFileError,
+    EncryptedFileError,
+    NoTextError,
+    ParseError,
+    ScanNotReadError,
+)
+from casetrack.parse.ocr_pages import PageCache, ocr_pdf_page, ocr_problem
+from casetrack.parse.options import PageProgress, ParseOptions, no_progress
 from casetrack.parse.pagebuilder import PageBuilder
 from casetrack.parse.pdf_chars import CID_RE, JUNK_RE, Box, page_chars_and_images
 from casetrack.parse.pdf_layout import layout_page
@@ -31,6 +41,11 @@ logger = logging.getLogger(__name__)
 # Short text next to a small image (a logo, a figure) is kept.
 MIN_ALNUM_CHARS_OVER_SCAN = 100
 _SCAN_AREA_FRACTION = 0.5
+# A page an image covers whole ("far shorter than its ink suggests"): measured over the scans
+# in ../shared/data, a court header or filing stamp over a scan carries 36-102 letters and
+# digits, a real OCR text layer (ABBYY, ocrmypdf) 320 or more; under this many the page is OCR'd.
+MIN_ALNUM_CHARS_OVER_FULL_SCAN = 250
+_FULL_SCAN_AREA_FRACTION = 0.9
 
 _DECRYPT_HINT = (
     "Supply the password with --password (ingest) or save a decrypted copy "
@@ -39,32 +54,38 @@ _DECRYPT_HINT = (
 _REPAIR_HINT = (
     "Re-save it with a PDF tool (e.g. `qpdf in.pdf repaired.pdf`, or print to PDF) and ingest the copy."
 )
-_OCR_HINT = (
-    "OCR support is coming; for now run it through an OCR tool "
-    "(e.g. `ocrmypdf in.pdf out.pdf`) and ingest the result."
-)
 # Leaders and rules ("......", "____") are neither letters nor garbage.
 _FILLER_RE = re.compile(r"[\s._\-=*·…–—]")
 
 
-def parse_pdf(path: Path, password: str | None = None) -> ParsedDocument:
-    """Parse a PDF into pages with exact line and paragraph spans.
+def parse_pdf(
+    path: Path, password: str | None = None, options: ParseOptions | None = None, on_page: PageProgress = no_progress
+) -> ParsedDocument:
+    """Parse a PDF into pages with exact line and paragraph spans; scanned pages (or pages whose
+    text layer is garbage) are OCR'd when `options` allow it and tesseract can run.
 
     Raises EmptyFileError, EncryptedFileError, CorruptFileError or NoTextError (every page
-    is blank or needs OCR); a page that fails on its own is left empty with a warning.
+    is blank or needs OCR that cannot run); a page that fails on its own is left empty with a
+    warning. `on_page(done, total)` after each page.
     """
     path = Path(path)
+    options = options or ParseOptions(password=password)
+    password = password or options.password
     _check_not_empty(path)
     pages: list[Page] = []
     warnings: list[str] = []
     failures: list[str] = []
     title: str | None = None
+    ocr = _Ocr(path, options)
     with _open_pdf(path, password) as pdf:
         title = _title(pdf.metadata)
         pdf_pages = _pages(pdf, path)
         for number, page in enumerate(pdf_pages, start=1):
             try:
                 built, warning = _parse_page(page, number)
+                if built.needs_ocr:
+                    page.close()
+                    built, warning = ocr.page(built, number)
             except Exception as e:  # one bad page must not lose the document
                 reason = _short_reason(e)
                 logger.warning(
@@ -78,6 +99,10 @@ def parse_pdf(path: Path, password: str | None = None) -> ParsedDocument:
             pages.append(built)
             if warning:
                 warnings.append(warning)
+            on_page(number, len(pdf_pages))
+    resumed = ocr.cache.resumed_warning()
+    if resumed:
+        warnings.append(resumed)
     if not pages:
         raise _no_pages_error(path, password)
     if all(not p.paragraphs for p in pages):
@@ -86,7 +111,7 @@ def parse_pdf(path: Path, password: str | None = None) -> ParsedDocument:
             where = _none_of(n, "could be read", "could not be read")
             raise CorruptFileError(f"{path.name}: {where} ({failures[0]}).", _REPAIR_HINT)
         if any(p.needs_ocr for p in pages):
-            raise _scanned_error(path, n)
+            raise _scanned_error(path, n, ocr.problem)
         where = _none_of(n, "contains any text", "contains no text")
         raise NoTextError(f"{path.name}: {where}.", "There is nothing to index in it.")
     return ParsedDocument(file_type=FileType.PDF, pages=tuple(pages), title=title, warnings=tuple(warnings))
@@ -168,36 +193,66 @@ def _none_of(n: int, has: str, has_not: str) -> str:
     return f"its only page {has_not}" if n == 1 else f"none of its {n} pages {has}"
 
 
-def _scanned_error(path: Path, n: int) -> NoTextError:
-    return NoTextError(
+def _scanned_error(path: Path, n: int, problem: ParseError | None = None) -> NoTextError:
+    why = f" {problem.message}" if problem is not None else ""
+    return (ScanNotReadError if problem is not None else NoTextError)(
         f"{path.name}: {_none_of(n, 'has a text layer', 'has no text layer')}; it is a scanned "
-        "document and needs OCR, which this version does not do yet.",
-        _OCR_HINT,
+        f"document and OCR could not read it.{why}",
+        problem.hint if problem is not None else "Check `casetrack status` for OCR (tesseract) problems.",
     )
+
+
+class _Ocr:
+    """The OCR of one PDF's scanned pages: checks once whether tesseract can run, keeps each
+    page read in the resume cache, and turns a page's failure into a warning."""
+
+    def __init__(self, path: Path, options: ParseOptions) -> None:
+        self.path, self.options = path, options
+        self.cache = PageCache(options.ocr_cache, path, options)
+        self.problem: ParseError | None = None
+        self._checked = False
+
+    def page(self, scanned: Page, number: int) -> tuple[Page, str | None]:
+        if not self._checked:
+            self.problem, self._checked = ocr_problem(self.options), True
+        if self.problem is not None:
+            return scanned, f"p. {number}: no usable text layer (scanned?) and no OCR: {self.problem.message}"
+        try:
+            return ocr_pdf_page(self.path, number - 1, self.options, self.cache), None
+        except ParseError as e:  # a page over its time limit, or one tesseract cannot read
+            return scanned, f"p. {number}: OCR failed ({e.message}); page left out"
 
 
 def _no_pages_error(path: Path, password: str | None) -> ParseError:
     """pdfminer found no page. Ask pdfium, which walks damaged page trees pdfminer gives up
     on (or pdfplumber's metadata reading breaks), whether this is really a scan."""
-    n = with_text = with_images = 0
     try:
-        import pypdfium2
-        import pypdfium2.raw as pdfium_c
+        if _pdfium_sees_a_scan(path, password):
+            return _scanned_error(path, 1)
+    except Exception:  # only a better message is at stake
+        logger.debug("pdfium probe of %s failed", path.name, exc_info=True)
+    return CorruptFileError(f"{path.name}: its pages cannot be read (damaged page tree).", _REPAIR_HINT)
 
+
+def _pdfium_sees_a_scan(path: Path, password: str | None) -> bool:
+    """Whether pdfium finds pages with images and no text (under the OCR package's pdfium lock:
+    pdfium is not thread-safe)."""
+    import pypdfium2
+    import pypdfium2.raw as pdfium_c
+
+    from casetrack.ocr import PDFIUM_LOCK
+
+    with PDFIUM_LOCK:
         doc = pypdfium2.PdfDocument(path, password=password or None)
         try:
             n = len(doc)
-            for i in range(n):
-                page = doc[i]
-                with_text += page.get_textpage().count_chars() > 0
-                with_images += any(True for _ in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE]))
+            with_text = sum(doc[i].get_textpage().count_chars() > 0 for i in range(n))
+            with_images = sum(
+                any(True for _ in doc[i].get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE])) for i in range(n)
+            )
         finally:
             doc.close()
-    except Exception:  # only a better message is at stake
-        logger.debug("pdfium probe of %s failed", path.name, exc_info=True)
-    if n and with_images and not with_text:
-        return _scanned_error(path, n)
-    return CorruptFileError(f"{path.name}: its pages cannot be read (damaged page tree).", _REPAIR_HINT)
+    return bool(n and with_images and not with_text)
 
 
 def _short_reason(e: BaseException, limit: int = 100) -> str:
@@ -253,7 +308,10 @@ def _text_layer_verdict(chars: Sequence[dict[str, Any]], images: Sequence[Box], 
             return "ocr"
     if n_alnum == 0:
         return "ocr" if images else ("text" if visible else "blank")
-    if n_alnum < MIN_ALNUM_CHARS_OVER_SCAN and _image_area(images) >= _SCAN_AREA_FRACTION * page_area:
+    covered = _image_area(images) / page_area
+    if n_alnum < MIN_ALNUM_CHARS_OVER_SCAN and covered >= _SCAN_AREA_FRACTION:
+        return "ocr"
+    if n_alnum < MIN_ALNUM_CHARS_OVER_FULL_SCAN and covered >= _FULL_SCAN_AREA_FRACTION:
         return "ocr"
     return "text"
 

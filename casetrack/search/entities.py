@@ -29,7 +29,7 @@ from casetrack.search.entity_match import (
     snippet_around,
     tokens,
 )
-from casetrack.search.pincite import pin_provenance, stored_line_numbers
+from casetrack.search.pincite import pin_provenance, stored_line_confidences, stored_line_numbers
 from casetrack.store.case_store import CaseStore, gen_of_chunk
 from casetrack.store.chunk_view import provenance
 from casetrack.store.journal import JournalEntry
@@ -279,14 +279,14 @@ def _mentions_in(
     if not found:
         return []
     prov = provenance(row, documents)
-    line_numbers = stored_line_numbers(row)
+    line_numbers, confidences = stored_line_numbers(row), stored_line_confidences(row)
     out = []
     for m in found:
         start, end = words[m.first][1], words[m.last][2]
         # Cited to the mention's own line(s), not the whole chunk.
         line_start, line_end = text.rfind("\n", 0, start) + 1, text.find("\n", end)
         line_end = len(text) if line_end < 0 else line_end
-        cite = pin_provenance(prov, text, line_start, line_end, line_numbers)
+        cite = pin_provenance(prov, text, line_start, line_end, line_numbers, confidences)
         out.append(
             Mention(
                 chunk_id=str(row["chunk_id"]),

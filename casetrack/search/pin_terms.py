@@ -68,6 +68,17 @@ def _question_segment(tokens: Sequence[str]) -> tuple[int, int]:
     return start, stop
 
 
+def asked_text(query: str) -> str:
+    """The question itself, without the scene it is set in ("Consider the supply agreement
+    between Acme and Beta; what is the notice period?" -> "what is the notice period?"); the
+    query itself when nothing comes before its question."""
+    matches = list(_QUERY_TOKEN.finditer(query))
+    first, _ = _question_segment([m.group() for m in matches])
+    if first == 0 or first >= len(matches):
+        return query
+    return query[matches[first].start() :].strip()
+
+
 @functools.lru_cache(maxsize=256)
 def query_terms(query: str, analyzer: Analyzer) -> QueryTerms:
     """The query's terms by role (see the module's docstring). Memoised: every hit of a search

@@ -42,6 +42,15 @@ NEIGHBOUR_SHARE = 0.05
 MAX_NEIGHBOURS = 4
 MAX_LINES = 6  # a search result's pin-cite: a longer single sentence is cut to its best 6 lines
 WIDEN_LINES = 12  # ... and neighbours that hold the question's terms may carry it this far
+# Meaning beside the words (search results only): each sentence also scores the E1 cosine of the
+# best passage window holding it (already computed by the dense stage, min-max scaled inside the
+# chunk) times SEMANTIC_WEIGHT, beside its term score scaled to the chunk's best; and the
+# runner-up sentence joins the pin when it scores JOIN_SHARE of the best and the pin stays within
+# JOIN_LINES lines. Measured on the CUAD PDFs (results whose chunk holds the gold answer; the
+# first 40 PDFs, then checked on the next 40 without changes): see bench/RESULTS.md.
+SEMANTIC_WEIGHT = 0.5
+JOIN_SHARE = 0.7
+JOIN_LINES = 10
 
 
 # -- text layout ------------------------------------------------------------------------------
@@ -104,6 +113,7 @@ def pin_span(
     exact: Span | None = None,
     max_lines: int = 6,
     widen_lines: int = 12,
+    windows: Sequence[tuple[Span, float]] | None = None,
 ) -> Span:
     """The character span inside the chunk's `text` that answers `query` best.
 
@@ -114,7 +124,9 @@ def pin_span(
     question's own terms (used whenever fewer than two, it chose worse than the words: 0.63
     against 0.66 on CUAD). At most `max_lines` lines unless one sentence is longer (then its
     best `max_lines`-line window) or neighbours that hold the question's terms too carry the
-    answer on (then up to `widen_lines`).
+    answer on (then up to `widen_lines`). `windows` (each passage window's span and E1 cosine
+    with the query) add meaning to the choice and may join the runner-up sentence (see
+    SEMANTIC_WEIGHT).
     """
     if not text.strip():
         return 0, 0
@@ -125,7 +137,8 @@ def pin_span(
     spans = sentences(text)
     terms = scorer([text[s:e] for s, e in spans], query, analyzer)
     scores = [terms.score(text[s:e]) for s, e in spans]
-    best = max(range(len(spans)), key=lambda i: (scores[i], -i))
+    combined = _with_meaning(spans, scores, windows)
+    best = max(range(len(spans)), key=lambda i: (combined[i], -i))
     if focus is not None and terms.distinct(text[slice(*spans[best])]) == 0:
         best = _in_focus(spans, scores, focus, best)
     starts = line_starts(text)
@@ -134,7 +147,34 @@ def pin_span(
         return span
     asked = [terms.distinct(text[s:e]) > 0 for s, e in spans]
     scores = [sc if ok else 0.0 for sc, ok in zip(scores, asked, strict=True)]
-    return _widen(text, starts, spans, scores, best, (max_lines, max(max_lines, widen_lines)))
+    span = _widen(text, starts, spans, scores, best, (max_lines, max(max_lines, widen_lines)))
+    return _join_runner_up(starts, spans, combined, best, span) if windows else span
+
+
+def _with_meaning(spans: Sequence[Span], scores: Sequence[float], windows: Sequence[tuple[Span, float]] | None) -> list[float]:
+    """Each sentence's term score scaled to the best, plus SEMANTIC_WEIGHT times the cosine of
+    the best passage window holding it, min-max scaled inside the chunk (`scores` as they are
+    without windows)."""
+    if not windows:
+        return list(scores)
+    top = max(scores) or 1.0
+    low = min(c for _, c in windows)
+    near = [max((c for (a, b), c in windows if a < e and s < b), default=low) for s, e in spans]
+    span_ = (max(near) - min(near)) or 1.0
+    return [sc / top + SEMANTIC_WEIGHT * (n - min(near)) / span_ for sc, n in zip(scores, near, strict=True)]
+
+
+def _join_runner_up(starts: Sequence[int], spans: Sequence[Span], combined: Sequence[float], best: int, span: Span) -> Span:
+    """`span` stretched over the runner-up sentence when it scores JOIN_SHARE of the best and
+    the whole stays within JOIN_LINES lines."""
+    order = sorted(range(len(spans)), key=lambda i: (-combined[i], i))
+    if len(order) < 2 or combined[best] <= 0:
+        return span
+    other = order[1] if order[0] == best else order[0]
+    if combined[other] < JOIN_SHARE * combined[best]:
+        return span
+    joined = (min(span[0], spans[other][0]), max(span[1], spans[other][1]))
+    return joined if _lines(starts, joined) <= JOIN_LINES else span
 
 
 def _in_focus(spans: Sequence[Span], scores: Sequence[float], focus: Span, fallback: int) -> int:
@@ -205,7 +245,14 @@ def _widen(
 # -- provenance -------------------------------------------------------------------------------
 
 
-def pin_provenance(chunk: Provenance, text: str, start: int, end: int, line_numbers: list[int] | None) -> Provenance:
+def pin_provenance(
+    chunk: Provenance,
+    text: str,
+    start: int,
+    end: int,
+    line_numbers: list[int] | None,
+    line_confidences: list[float] | None = None,
+) -> Provenance:
     """The provenance of text[start:end] inside the chunk `chunk` (char offsets in page terms).
 
     `line_numbers`: the stored number of each line of the chunk's text. Without them (rows
@@ -213,6 +260,8 @@ def pin_provenance(chunk: Provenance, text: str, start: int, end: int, line_numb
     unpaged ones (a .txt's numbers skip blank lines) count from the chunk's first line inside its
     first paragraph and back from its last line inside its last one, else the citation stops at
     the paragraph (`lines_citable=False`; line_start/line_end then bound the span's lines).
+    `line_confidences` (OCR'd chunks: each line's mean word confidence) give the span's own
+    `ocr_confidence`, the mean over its lines.
     """
     start, end = max(0, min(start, len(text))), max(0, min(end, len(text)))
     end = max(end, start)
@@ -239,8 +288,13 @@ def pin_provenance(chunk: Provenance, text: str, start: int, end: int, line_numb
             line_start = line_end - (last - first)
         elif not in_first:
             citable = False
+    confidence = chunk.ocr_confidence
+    if line_confidences and len(line_confidences) == len(starts):
+        cited = line_confidences[first : last + 1]
+        confidence = sum(cited) / len(cited)
     return replace(
         chunk,
+        ocr_confidence=confidence,
         paragraph_start=para_start,
         paragraph_end=para_end,
         line_start=line_start,
@@ -258,6 +312,12 @@ def stored_line_numbers(row: Mapping[str, Any]) -> list[int] | None:
     return [int(n) for n in value] if isinstance(value, (list, tuple)) and value else None
 
 
+def stored_line_confidences(row: Mapping[str, Any]) -> list[float] | None:
+    """An OCR'd chunk row's `line_confidences` (None for native text and older rows)."""
+    value = row.get("line_confidences")
+    return [float(n) for n in value] if isinstance(value, (list, tuple)) and value else None
+
+
 def pinned_hit(
     chunk_id: str,
     row: Mapping[str, Any],
@@ -267,12 +327,16 @@ def pinned_hit(
     analyzer: Analyzer,
     focus: Span | None = None,
     exact: Span | None = None,
+    windows: Sequence[tuple[Span, float]] | None = None,
 ) -> SearchHit:
-    """A search result whose `provenance` is the pin-cite and `chunk_provenance` the chunk's."""
+    """A search result whose `provenance` is the pin-cite and `chunk_provenance` the chunk's
+    (`windows`: each passage window's span and E1 cosine with the query, see pin_span)."""
     text = str(row["text"])
     chunk = provenance(dict(row), documents)
-    start, end = pin_span(text, query, analyzer, focus=focus, exact=exact, max_lines=MAX_LINES, widen_lines=WIDEN_LINES)
-    pin = pin_provenance(chunk, text, start, end, stored_line_numbers(row))
+    start, end = pin_span(
+        text, query, analyzer, focus=focus, exact=exact, max_lines=MAX_LINES, widen_lines=WIDEN_LINES, windows=windows
+    )
+    pin = pin_provenance(chunk, text, start, end, stored_line_numbers(row), stored_line_confidences(row))
     return SearchHit(
         chunk_id=chunk_id,
         text=text,

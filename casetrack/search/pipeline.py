@@ -21,16 +21,22 @@ from typing import Any
 
 import pyarrow as pa
 
-from casetrack.chunk.windows import window_spans
 from casetrack.domain import SearchHit, SearchResponse
 from casetrack.domain.slots import BM25, FUSED_SLOTS, SLOTS
 from casetrack.errors import CaseTrackError, Fix
 from casetrack.search import relevance, stages
+from casetrack.search.candidates import (
+    asked_window_sims,
+    candidate_table,
+    only_filtered,
+    passage_window,
+    window_cosines,
+)
 from casetrack.search.config import SearchConfig
 from casetrack.search.fusion import reciprocal_rank_fusion
 from casetrack.search.pincite import pinned_hit
 from casetrack.search.request import SearchRequest
-from casetrack.search.results import add_context, by_document, filter_documents
+from casetrack.search.results import add_context, by_document, filter_bates, filter_documents
 from casetrack.search.runtime import Inline, SearchRuntime
 from casetrack.store import lance_tables as lt
 from casetrack.store.case_store import CaseStore, chunk_id_for, doc_of_chunk, gen_of_chunk
@@ -71,12 +77,14 @@ class _Run:
     visible: dict[str, int] = field(default_factory=dict)
     rankings: dict[str, list[str]] = field(default_factory=dict)
     best_window: dict[str, int] = field(default_factory=dict)  # chunk -> its passage window that matched E1 best
+    window_sims: dict[str, Any] = field(default_factory=dict)  # chunk -> each passage window's E1 cosine
     query_vectors: dict[str, Any] = field(default_factory=dict)  # list name -> the query's vector
     exact_spans: dict[str, tuple[int, int]] = field(default_factory=dict)  # chunk -> span the query reproduces
     verbatim_scores: dict[str, float] = field(default_factory=dict)  # chunk -> alignment similarity (0-100)
     cosines: dict[str, float] = field(default_factory=dict)  # chunk -> E1 cosine (best passage window)
     focus_documents: frozenset[str] = frozenset()  # the documents the query names (search/naming.py)
     focus_names: frozenset[str] = frozenset()  # the analyzed query terms that name them
+    chunk_filter: set[str] | None = None  # only these chunks may be results (a Bates range)
     _doc_freqs: tuple[dict[str, int], int] | None = None
 
     def doc_freqs(self) -> tuple[dict[str, int], int]:
@@ -90,11 +98,12 @@ class _Run:
     def submit(self, fn: Callable[..., pa.Table], *args: Any) -> Future[pa.Table]:
         return (self.runtime.io if self.runtime is not None else Inline()).submit(fn, *args)
 
-    def encode(self, name: str) -> Any:
+    def encode(self, name: str, text: str | None = None) -> Any:
         model = self.models.for_list(name)
+        text = self.query if text is None else text
         if self.runtime is None:
-            return model.encode_queries([self.query])[0]
-        return self.runtime.encode(name, model, self.query, self.cfg.cache_queries)
+            return model.encode_queries([text])[0]
+        return self.runtime.encode(name, model, text, self.cfg.cache_queries)
 
 
 def search(
@@ -114,12 +123,21 @@ def search(
         raise CaseTrackError(f"top_k must be between 1 and {cfg.max_top_k}.", "Use --top-k 10.")
     response = SearchResponse(query=query, case=store.record.name, stages_skipped=dict(models.skipped))
     clock = _Clock(response.timings_ms)
-    doc_filter = filter_documents(store, request.effective_filters())
+    filters = request.effective_filters()
+    doc_filter = filter_documents(store, filters)
+    chunk_filter = filter_bates(store, filters)
+    if chunk_filter is not None:
+        on_pages = {doc_of_chunk(c) for c in chunk_filter}
+        doc_filter = on_pages if doc_filter is None else doc_filter & on_pages
+        if not chunk_filter:
+            response.warnings.append(f"No page in this case carries a Bates number in {filters.bates}.")
+            return response
     if doc_filter is not None and not doc_filter:
         response.warnings.append("No document in this case matches the filters.")
         return response
     lists = [name for name in cfg.lists_for(store.record.language) if name == BM25 or models.for_list(name) is not None]
     run = _Run(store, models, query, cfg, runtime, response, clock, lists, doc_filter, store.visible())
+    run.chunk_filter = chunk_filter
     table, rows = _recall(run)
     fused = _fuse(run, table)
     if cfg.boost and fused:  # stage 3: exact-match boost
@@ -176,7 +194,9 @@ def _recall(run: _Run) -> tuple[pa.Table, list[dict[str, Any]]]:
         run.clock.lap("dense")
     if bm25_rows is not None:
         parts.insert(0, bm25_rows.result())
-    table = _candidate_table(store, list(dict.fromkeys(candidates)), parts, columns)
+    if run.chunk_filter is not None:
+        candidates, parts = only_filtered(run.chunk_filter, run.rankings, candidates, parts)
+    table = candidate_table(store, list(dict.fromkeys(candidates)), parts, columns)
     run.query_vectors = query_vectors
     boosting = (cfg.boost or cfg.verbatim) and "text" in table.column_names  # no text column: no chunks yet
     ids = table.column("chunk_id").to_pylist()
@@ -199,6 +219,9 @@ def _fuse(run: _Run, table: pa.Table) -> dict[str, float]:
         elif name == "dense" and cfg.dense_windows:
             windowed = stages.windowed_dense_scores(vector, ids, column(lt.VECTOR), column(lt.WINDOW_VECTORS))
             scores, run.best_window, run.cosines = windowed.scores, windowed.best_window, windowed.best_cosine
+            run.window_sims = asked_window_sims(
+                run.query, lambda text: run.encode("dense", text), ids, column(lt.WINDOW_VECTORS), windowed.window_sims
+            )
             if windowed.with_windows:
                 response.stages_used.append("dense_windows")
             elif scores:
@@ -242,7 +265,8 @@ def _page(run: _Run, ordered: list[tuple[str, float]], request: SearchRequest) -
         row = fetched[chunk_id]
         return pinned_hit(
             chunk_id, row, documents_by_id, score, run.query, store.bm25.analyzer,
-            focus=_window(row["text"], run.best_window.get(chunk_id)), exact=run.exact_spans.get(chunk_id),
+            focus=passage_window(row["text"], run.best_window.get(chunk_id)), exact=run.exact_spans.get(chunk_id),
+            windows=window_cosines(row["text"], run.window_sims.get(chunk_id)),
         )
 
     response.hits = _rate(run, [hit(c, s) for c, s in ordered[offset : offset + top_k] if c in fetched])
@@ -262,34 +286,6 @@ def _page(run: _Run, ordered: list[tuple[str, float]], request: SearchRequest) -
 def _rate(run: _Run, hits: list[SearchHit]) -> list[SearchHit]:
     return relevance.rate(hits, run.query, run.store.bm25.analyzer, run.doc_freqs(), run.cosines,
                           run.verbatim_scores, run.store.record.language)
-
-
-def _candidate_table(store: CaseStore, candidates: list[str], parts: list[pa.Table], columns: list[str]) -> pa.Table:
-    """One row per candidate (first occurrence wins) with the ranking columns, from the rows the
-    recall stages already read plus a fetch of any candidate they did not."""
-    parts = [p for p in parts if p.num_rows]  # an empty read carries only chunk_id
-    have = {c for part in parts for c in part.column("chunk_id").to_pylist()}
-    missing = [c for c in candidates if c not in have]
-    if missing or not parts:
-        parts.append(store.lance.fetch_table(missing, columns))
-    names = [c for c in ["chunk_id", *columns] if all(c in p.column_names for p in parts)]
-    names = list(dict.fromkeys(names))
-    merged = pa.concat_tables([p.select(names) for p in parts], promote_options="default")
-    seen: set[str] = set()
-    first = []
-    for i, chunk_id in enumerate(merged.column("chunk_id").to_pylist()):
-        if chunk_id not in seen:
-            seen.add(chunk_id)
-            first.append(i)
-    return merged.take(pa.array(first, pa.int64())) if len(first) < merged.num_rows else merged
-
-
-def _window(text: str, index: int | None) -> tuple[int, int] | None:
-    """The character span of a chunk's passage window `index` (as embedded at ingest)."""
-    if index is None:
-        return None
-    spans = window_spans(text)
-    return spans[index] if index < len(spans) else None
 
 
 def _boost(fused: dict[str, float], rows: list[dict[str, Any]], query: str, language: str, cfg: SearchConfig) -> None:

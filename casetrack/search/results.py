@@ -6,10 +6,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from casetrack.domain import DocumentHit, SearchHit
+from casetrack.errors import CaseTrackError, Fix
 from casetrack.search.pincite import pin_offsets
 from casetrack.search.snippet import readable
 from casetrack.store.case_store import CaseStore, chunk_id_for
 from casetrack.store.documents import resolve_documents
+from casetrack.store.lance_tables import CHUNKS
 
 
 @dataclass(frozen=True)
@@ -20,9 +22,10 @@ class SearchFilters:
     file_types: tuple[str, ...] = ()  # "pdf", "docx", "text", "rtf", ...
     ingested_after: float | None = None  # unix time
     ingested_before: float | None = None
+    bates: str | None = None  # a Bates number or range as typed: "ABC0001200-ABC0001300"
 
     def active(self) -> bool:
-        return bool(self.documents or self.file_types or self.ingested_after or self.ingested_before)
+        return bool(self.documents or self.file_types or self.ingested_after or self.ingested_before or self.bates)
 
 
 def filter_documents(store: CaseStore, filters: SearchFilters) -> set[str] | None:
@@ -44,6 +47,32 @@ def filter_documents(store: CaseStore, filters: SearchFilters) -> set[str] | Non
             continue
         kept.add(entry.doc_id)
     return kept
+
+
+def filter_bates(store: CaseStore, filters: SearchFilters) -> set[str] | None:
+    """The committed chunks on pages whose Bates stamp falls in `filters.bates` (None: no Bates
+    filter). Raises a CaseTrackError saying how to write a range it cannot read."""
+    from casetrack.parse.bates import in_range, parse_bates_range
+
+    if not filters.bates:
+        return None
+    try:
+        wanted = parse_bates_range(filters.bates)
+    except ValueError as e:
+        raise CaseTrackError(str(e), fix=Fix("Example", 'casetrack search --case CASE "query" --bates ABC0001200-ABC0001300',
+                                               "search_case", {"bates": "ABC0001200-ABC0001300"})) from e
+    table = store.lance.table(CHUNKS)
+    if table is None or "bates" not in table.schema.names:
+        return set()
+    n = int(table.count_rows("bates IS NOT NULL"))
+    if n == 0:
+        return set()
+    rows = table.search().where("bates IS NOT NULL").select(["chunk_id", "doc_id", "gen", "bates"]).limit(n).to_arrow()
+    visible = store.visible()
+    return {
+        str(r["chunk_id"]) for r in rows.to_pylist()
+        if visible.get(str(r["doc_id"])) == int(r["gen"]) and in_range(str(r["bates"]), wanted)
+    }
 
 
 def add_context(

@@ -1,16 +1,9 @@
-"""The part of a chunk that answers the query, for compact display.
-
-Chunks are ~500 tokens; a person (or Claude, in compact mode) needs the few sentences that
-match. Sentences are scored by how many distinct query terms (after the case's analyzer:
-stemmed, accent-folded) they contain; the best one is widened to about `max_chars`.
-"""
+"""Snippets a person reads: the pin-cite's text (search/pincite.py picks the span) with
+line-break hyphenation joined and stray footnote and pleading-paper margin numbers left out."""
 
 from __future__ import annotations
 
 import re
-from typing import Protocol
-
-from casetrack.chunk.sentences import sentence_spans
 
 # A line-break hyphen inside a word: "Okla-\nhoma" (lower-case letters on both sides); the word
 # before it is kept whole to see whether it is a compound ("out-of-\nstate" keeps its hyphen).
@@ -22,10 +15,6 @@ _MARGIN_NUMBER = re.compile(r"^(\d{1,2}) (?=\S)", re.MULTILINE)
 _NUMBER_LINE = re.compile(r"^[ \t]*(?:\d{1,3}|[*†‡§]|[¹²³⁰⁴-⁹]+)\.?[ \t]*$", re.MULTILINE)
 # A footnote reference glued to the end of a word and its punctuation: "damages.3 The".
 _NOTE_REFERENCE = re.compile(r"(?<=[^\W\d_]{2}[.,;:”\"])\d{1,2}(?=\s)|[¹²³⁰⁴-⁹]+")
-
-
-class Analyzer(Protocol):
-    def analyze(self, text: str) -> list[str]: ...
 
 
 def readable(text: str, margin_numbers: bool | None = None) -> str:
@@ -49,31 +38,3 @@ def has_margin_numbers(text: str, least: int = 5) -> bool:
         return False
     rising = sum(1 for a, b in zip(numbers, numbers[1:], strict=False) if a < b)
     return rising >= 0.8 * (len(numbers) - 1)
-
-
-def best_snippet(
-    text: str, query: str, analyzer: Analyzer, max_chars: int = 400, focus: tuple[int, int] | None = None
-) -> str:
-    """`focus`: the passage window that matched the query by meaning (E1); it is shown when no
-    sentence shares more than one query term (a paraphrase: the words do not point anywhere)."""
-    terms = set(analyzer.analyze(query))
-    spans = sentence_spans(text, 0, len(text)) or [(0, len(text))]
-    scores = [len(terms & set(analyzer.analyze(text[s:e]))) for s, e in spans]
-    best = max(range(len(spans)), key=lambda i: (scores[i], -i))
-    if focus is not None and scores[best] <= 1:
-        best = next((i for i, (s, e) in enumerate(spans) if s <= focus[0] < e), best)
-    start, end = spans[best]
-    # Widen with the following sentences, then the preceding ones, while it fits.
-    after, before = best + 1, best - 1
-    while after < len(spans) and spans[after][1] - start <= max_chars:
-        end = spans[after][1]
-        after += 1
-    while before >= 0 and end - spans[before][0] <= max_chars:
-        start = spans[before][0]
-        before -= 1
-    snippet = " ".join(text[start:end].split())
-    if len(snippet) > max_chars:
-        snippet = snippet[:max_chars].rsplit(" ", 1)[0] + " …"
-    prefix = "… " if start > 0 else ""
-    suffix = " …" if end < len(text.rstrip()) and not snippet.endswith("…") else ""
-    return prefix + snippet + suffix

@@ -89,6 +89,7 @@ def windowed_dense_scores(
             out.with_windows += 1
             if blob:
                 sims = unpack_windows(blob, dim) @ q
+                out.window_sims[cid] = sims
                 if float(sims.max()) > best:
                     best = float(sims.max())
                     out.best_window[cid] = int(sims.argmax())
@@ -103,6 +104,7 @@ class WindowedScores:
     with_windows: int = 0  # candidates with windows stored (0: the case predates windows)
     best_window: dict[str, int] = field(default_factory=dict)  # chunk -> window that beat the chunk
     best_cosine: dict[str, float] = field(default_factory=dict)  # chunk -> max(chunk, best window) cosine
+    window_sims: dict[str, npt.NDArray[np.float32]] = field(default_factory=dict)  # chunk -> each window's cosine
 
 
 def sparse_scores(

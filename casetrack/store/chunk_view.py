@@ -87,4 +87,5 @@ def provenance(row: dict[str, object], documents: dict[str, JournalEntry]) -> Pr
         extraction_method=ExtractionMethod(str(row.get("extraction_method") or "native")),
         ocr_confidence=float(confidence) if isinstance(confidence, float) else None,
         lines_citable=not (entry and entry.meta.get("file_type") == "docx"),
+        bates=str(row["bates"]) if row.get("bates") else None,
     )

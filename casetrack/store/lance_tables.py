@@ -71,6 +71,9 @@ def chunk_schema(dim: int) -> pa.Schema:
             # The number of each line of `text` (a .txt's own numbers skip blank lines); null in
             # rows written before the column existed.
             pa.field("line_numbers", pa.list_(pa.int32())),
+            # OCR'd chunks: each of those lines' mean word confidence (0-100); null otherwise.
+            pa.field("line_confidences", pa.list_(pa.float32())),
+            pa.field("bates", pa.string()),  # the page's production stamp, when it carries one
             pa.field(VECTOR, pa.list_(pa.float32(), dim)),
         ]
     )

@@ -1,0 +1,33 @@
+"""How a file is parsed: its password and how its scanned pages are OCR'd (picklable: it crosses
+into the parser's child process)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+# Called as each page of a file is read: (pages done, pages in the file).
+PageProgress = Callable[[int, int], None]
+
+# Pages OCR'd below this mean word confidence (0-100) are listed in the ingest report: read them
+# against the scan before quoting (clean 300-DPI scans read at ~90-96; noisy faxes ~60-80).
+LOW_CONFIDENCE = 70.0
+
+
+@dataclass(frozen=True)
+class ParseOptions:
+    """`ocr_languages`: tesseract's languages for scanned pages ("eng", "por", "eng+por"); None
+    turns OCR off (such pages are then listed as needing OCR). `ocr_cache`: a folder where each
+    OCR'd page is kept as soon as it is read, so a file interrupted half-way (kill -9, power
+    loss) resumes at the page it stopped on; the caller deletes it once the document is stored.
+    """
+
+    password: str | None = None
+    ocr_languages: str | None = "eng"
+    ocr_cache: str | None = None
+    ocr_page_timeout: float = 180.0
+    ocr_dpi: int = 300
+
+
+def no_progress(done: int, total: int) -> None:
+    return None

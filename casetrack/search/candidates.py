@@ -1,0 +1,83 @@
+"""The candidate set's rows and the passage windows the pin-cite reads: one row per candidate
+from what recall read, a chunk filter (Bates range) applied to it, each window's E1 cosine."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from casetrack.chunk.windows import unpack_windows, window_spans
+from casetrack.search.pin_terms import asked_text
+from casetrack.store.case_store import CaseStore
+
+MAX_FILTERED_CANDIDATES = 2000  # a Bates range naming at most this many chunks: all are candidates
+
+
+def only_filtered(
+    allowed: set[str], rankings: dict[str, list[str]], candidates: list[str], parts: list[pa.Table]
+) -> tuple[list[str], list[pa.Table]]:
+    """Candidates, `rankings` (in place) and rows read cut to the chunks `allowed` (a Bates
+    range: the pages it names are few, so all of them become candidates when they are at most
+    MAX_FILTERED_CANDIDATES)."""
+    for name, ranking in rankings.items():
+        rankings[name] = [c for c in ranking if c in allowed]
+    extra = sorted(allowed) if len(allowed) <= MAX_FILTERED_CANDIDATES else []
+    value_set = pa.array(sorted(allowed), pa.string())
+    parts = [p.filter(pc.is_in(p.column("chunk_id"), value_set=value_set)) for p in parts]
+    return [c for c in candidates if c in allowed] + extra, parts
+
+
+def candidate_table(store: CaseStore, candidates: list[str], parts: list[pa.Table], columns: list[str]) -> pa.Table:
+    """One row per candidate (first occurrence wins) with the ranking columns, from the rows the
+    recall stages already read plus a fetch of any candidate they did not."""
+    parts = [p for p in parts if p.num_rows]  # an empty read carries only chunk_id
+    have = {c for part in parts for c in part.column("chunk_id").to_pylist()}
+    missing = [c for c in candidates if c not in have]
+    if missing or not parts:
+        parts.append(store.lance.fetch_table(missing, columns))
+    names = [c for c in ["chunk_id", *columns] if all(c in p.column_names for p in parts)]
+    names = list(dict.fromkeys(names))
+    merged = pa.concat_tables([p.select(names) for p in parts], promote_options="default")
+    seen: set[str] = set()
+    first = []
+    for i, chunk_id in enumerate(merged.column("chunk_id").to_pylist()):
+        if chunk_id not in seen:
+            seen.add(chunk_id)
+            first.append(i)
+    return merged.take(pa.array(first, pa.int64())) if len(first) < merged.num_rows else merged
+
+
+def passage_window(text: str, index: int | None) -> tuple[int, int] | None:
+    """The character span of a chunk's passage window `index` (as embedded at ingest)."""
+    if index is None:
+        return None
+    spans = window_spans(text)
+    return spans[index] if index < len(spans) else None
+
+
+def asked_window_sims(
+    query: str, encode: Callable[[str], Any], ids: list[str], blobs: Any, sims: dict[str, Any]
+) -> dict[str, Any]:
+    """Each candidate's passage-window cosines for the pin-cite, with the question itself when
+    the query sets a scene first ("Consider the supply agreement between Acme and Beta; what is
+    the notice period?"): the scene's names point every window at the cover page. One more
+    query encoding, only for such queries."""
+    asked = asked_text(query)
+    if asked == query or not sims or blobs is None:
+        return sims
+    vector = encode(asked)
+    q = vector / max(float(np.linalg.norm(vector)), 1e-12)
+    dim = int(vector.shape[0])
+    return {cid: unpack_windows(blob, dim) @ q for cid, blob in zip(ids, blobs.to_pylist(), strict=True) if cid in sims}
+
+
+def window_cosines(text: str, sims: Any) -> list[tuple[tuple[int, int], float]] | None:
+    """Each passage window of a chunk with the query's E1 cosine (None without windows)."""
+    if sims is None:
+        return None
+    spans = window_spans(text)
+    return list(zip(spans, (float(s) for s in sims), strict=True)) if len(spans) == len(sims) else None
