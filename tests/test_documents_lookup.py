@@ -83,7 +83,7 @@ def test_details_of_a_text_document(store: CaseStore, built: tuple[CaseTrack, Pa
     assert set(details) == {
         "document_id", "name", "file_type", "pages", "chunks", "needs_ocr_pages", "source_path", "sha256",
         "ingested_at", "size_bytes", "extraction_method", "extraction_methods", "source_exists",
-        "generation", "warnings",
+        "generation", "warnings", "ocr_pages", "page_ocr_confidence", "low_confidence_pages", "bates",
     }
     assert details["name"] == "Motion to Dismiss.txt" and details["file_type"] == "text"
     assert details["pages"] == 0 and details["chunks"] == 1 and details["needs_ocr_pages"] == []
@@ -92,6 +92,7 @@ def test_details_of_a_text_document(store: CaseStore, built: tuple[CaseTrack, Pa
     assert details["size_bytes"] == source.stat().st_size
     assert details["extraction_method"] == "native" and details["extraction_methods"] == {"native": 1}
     assert details["generation"] == 1 and details["warnings"] == []
+    assert (details["ocr_pages"], details["page_ocr_confidence"], details["bates"]) == ([], {}, [])
     assert datetime.fromisoformat(details["ingested_at"]).tzinfo is not None
 
 
@@ -118,7 +119,7 @@ def test_sort_orders(store: CaseStore) -> None:
     listed = list_documents(store, "name")[0]
     assert set(listed) == {
         "document_id", "name", "file_type", "pages", "chunks", "needs_ocr_pages", "source_path", "sha256",
-        "ingested_at", "size_bytes",
+        "ingested_at", "size_bytes", "ocr_pages",
     }
     with pytest.raises(CaseTrackError, match="Cannot sort documents by 'size'"):
         list_documents(store, "size")  # type: ignore[arg-type]

@@ -215,6 +215,10 @@ def test_a_scan_through_claude_ocr_confidence_bates_and_page_progress(home: Path
             assert "OCR, confidence" in text(found)
             ranged = data(await client.call_tool("search_case", {"query": "turbines", "bates": "ACME0001203"}))
             assert {r["source"]["page"] for r in ranged["results"]} == {3}
+            doc = await client.call_tool("get_document", {"document_name": "production.pdf"})
+            details = data(doc)
+            assert details["ocr_pages"] == [1, 2, 3] and set(details["page_ocr_confidence"]) == {"1", "2", "3"}
+            assert details["bates"] == ["ACME0001201", "ACME0001203"] and "Bates:" in text(doc)
 
     with daemon_stopped_after(home):
         anyio.run(main)

@@ -73,6 +73,8 @@ def test_a_scanned_pdf_is_searchable_and_cited_with_ocr_provenance(case: str, sc
     assert 80 < source["ocr_confidence"] <= 100
     assert top["citation"].startswith("letter-scanned.pdf, p. 2, para") and top["citation"].endswith("(ACME0001201)")
     assert "reject nonconforming turbines" in top["snippet"]
+    details = run_json("case", "info", case)["documents"][0]
+    assert details["ocr_pages"] == [1, 2]
     # The cited lines are the page's own: line 2 of page 2 holds the sentence.
     assert source["line_start"] <= 2 <= source["line_end"]
     # Search by the stamp itself, and by a Bates range.
@@ -171,3 +173,37 @@ def test_kill_9_half_way_through_a_scan_resumes_at_the_page_it_stopped_on(tmp_pa
     resumed = [w for w in only["warnings"] if w.startswith("OCR resumed")]
     assert resumed and f"{kept} page(s)" in resumed[0]
     assert not list(home.glob("cases/*/ocr/*/page-*.json"))  # stored: the page cache is gone
+
+
+def test_without_tesseract_scans_wait_and_everything_else_goes_in(
+    case: str, scans: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pytesseract
+
+    from casetrack.ocr import engine_info
+
+    with monkeypatch.context() as patched:
+        patched.setattr(pytesseract.pytesseract, "tesseract_cmd", "/nonexistent/tesseract")
+        patched.setattr("casetrack.ocr.engine._CANDIDATES", {})
+        engine_info(refresh=True)
+        report = run_json("ingest", "--case", case, str(scans["scanned"]), str(scans["native"]), ok=False)
+        by_name = {f["name"]: f for f in report["files"]}
+        assert by_name["letter-native.pdf"]["status"] == "ingested"
+        scan = by_name["letter-scanned.pdf"]
+        assert scan["status"] == "needs_ocr" and "not installed" in scan["error"] and "tesseract" in scan["hint"], scan
+        status = run_json("status")["ocr"]
+        assert status["available"] is False and "not installed" in status["problem"] and status["fix"]
+    engine_info(refresh=True)
+    assert run_json("reocr", "--case", case)["files"][0]["ocr_pages"] == [1, 2]
+
+
+def test_a_portuguese_scan_is_read_in_portuguese(tmp_path: Path) -> None:
+    decision = [["ACÓRDÃO", "Vistos, relatados e discutidos estes autos de apelação cível,",
+                 "acordam os desembargadores em negar provimento ao recurso, nos termos do voto.",
+                 "A prescrição intercorrente não se consumou, pois não houve inércia do exequente."]]
+    scan = scanned_pdf(tmp_path / "acordao.pdf", page_images(text_pdf(tmp_path / "src.pdf", decision), dpi=300))
+    run("case", "create", "Apelação", "--language", "pt")
+    (only,) = run_json("ingest", "--case", "Apelação", str(scan))["files"]
+    assert only["ocr_pages"] == [1] and only["ocr_confidence"] > 85, only
+    top = run_json("search", "--case", "Apelação", "prescricao intercorrente inercia do exequente")["results"][0]
+    assert "prescrição intercorrente não se consumou" in top["snippet"] and top["source"]["extraction_method"] == "ocr"

@@ -83,6 +83,7 @@ def info(ctx: click.Context, name: str, as_json: bool) -> None:
     for doc in summary["documents"]:
         pages = f"{doc['pages']} pp., " if doc["pages"] else ""
         ocr = f", needs OCR: p. {', '.join(map(str, doc['needs_ocr_pages']))}" if doc["needs_ocr_pages"] else ""
+        ocr += f", {len(doc['ocr_pages'])} pages OCR'd" if doc["ocr_pages"] else ""
         click.echo(f"  {doc['name']}  ({pages}{doc['chunks']} chunks{ocr})")
 
 

@@ -71,6 +71,7 @@ class CaseDocument(TypedDict):
     needs_ocr_pages: list[int]
     source_path: str | None
     sha256: str
+    ocr_pages: list[int]  # pages read by OCR
 
 
 class DocumentSummary(CaseDocument):
@@ -88,6 +89,9 @@ class DocumentDetails(DocumentSummary):
     source_exists: bool
     generation: int
     warnings: list[str]
+    page_ocr_confidence: dict[str, float]  # page number -> its mean word confidence (0-100), OCR'd pages
+    low_confidence_pages: list[int]  # OCR'd under 70: check them against the scan before quoting
+    bates: list[str]  # the first and last Bates stamps of the document ([] when it carries none)
 
 
 class CaseSummary(CaseJson):

@@ -246,6 +246,10 @@ def _document_row(
         "chunk_count": chunks,
         "needs_ocr_pages": parsed.needs_ocr_pages,
         "ocr_pages": [p.number for p in parsed.pages if p.extraction_method.value == "ocr" and p.number is not None],
+        "page_ocr_confidence": {
+            str(p.number): round(p.ocr_confidence, 1) for p in parsed.pages
+            if p.number is not None and p.ocr_confidence is not None
+        },
         "low_confidence_pages": [
             p.number for p in parsed.pages
             if p.number is not None and p.ocr_confidence is not None and p.ocr_confidence < LOW_CONFIDENCE

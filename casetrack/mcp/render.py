@@ -145,6 +145,15 @@ def document(d: Mapping[str, Any]) -> str:
             lines.append(f"  {label + ':':<11} {d[key]}")
     if d.get("needs_ocr_pages"):
         lines.append(f"  Needs OCR:  pages {', '.join(map(str, d['needs_ocr_pages'][:30]))}")
+    if d.get("ocr_pages"):
+        scores = d.get("page_ocr_confidence") or {}
+        mean = sum(scores.values()) / len(scores) if scores else None
+        lines.append(f"  OCR:        {len(d['ocr_pages'])} pages read by OCR"
+                     + (f", mean confidence {mean:.0f}/100" if mean is not None else ""))
+    if d.get("low_confidence_pages"):
+        lines.append(f"  Check:      low OCR confidence on pages {', '.join(map(str, d['low_confidence_pages'][:30]))}")
+    if d.get("bates"):
+        lines.append(f"  Bates:      {' - '.join(d['bates'])}")
     return "\n".join(lines)
 
 

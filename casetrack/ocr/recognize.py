@@ -4,6 +4,8 @@
   1. grey (`orient.as_gray`);
   2. straight: projection-profile deskew (`orient.estimate_skew`, `orient.upright`);
   3. tesseract `--psm 3` (automatic layout, no OSD) to TSV, parsed by `layout.parse_tsv`;
+  (a page whose ink runs in columns, `orient.looks_sideways`, gets tesseract OSD first and is
+  read once, turned: a page on its side costs OSD + one reading, not two readings;)
   4. upright, only when that reading is in doubt: its mean word confidence is under
      DOUBT_CONFIDENCE (an upside-down page reads as garbage: 22-34 against 91-96 for upright pages)
      or most of its lines are taller than wide (tesseract reads a page on its side, but its boxes
@@ -38,7 +40,7 @@ from PIL import Image
 
 from casetrack.ocr.engine import remaining, require_languages, run_tesseract
 from casetrack.ocr.layout import OcrLine, OcrPage, OcrParagraph, parse_tsv
-from casetrack.ocr.orient import MIN_SKEW, as_gray, detect_rotation, estimate_skew, upright
+from casetrack.ocr.orient import MIN_SKEW, as_gray, detect_rotation, estimate_skew, looks_sideways, upright
 
 DOUBT_CONFIDENCE = 70.0  # a first reading under this mean word confidence may be upside down
 SIDEWAYS_SHARE = 0.5  # of the lines (4+ characters) taller than wide: the page lies on its side
@@ -92,9 +94,10 @@ def ocr_image(image: Image.Image, languages: str, timeout: float = 120.0, dpi: i
     deadline = time.monotonic() + timeout
     require_languages(languages)  # tesseract would drop a missing one of "eng+xyz" and go on
     gray = as_gray(image)
-    reading = _read(gray, 0, languages, dpi, deadline)
+    first = detect_rotation(gray, dpi, deadline) if looks_sideways(gray) else 0
+    reading = _read(gray, first, languages, dpi, deadline)
     sideways = _sideways(reading)
-    if reading.confidence is not None and (sideways or reading.confidence < DOUBT_CONFIDENCE):
+    if first == 0 and reading.confidence is not None and (sideways or reading.confidence < DOUBT_CONFIDENCE):
         rotation = detect_rotation(gray, dpi, deadline)
         if rotation:
             turned = _read(gray, rotation, languages, dpi, deadline)

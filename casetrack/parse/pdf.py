@@ -85,6 +85,7 @@ def parse_pdf(
                 built, warning = _parse_page(page, number)
                 if built.needs_ocr:
                     page.close()
+                    _forget_objects(pdf)  # the scan's image stream, decoded to judge the page
                     built, warning = ocr.page(built, number)
             except Exception as e:  # one bad page must not lose the document
                 reason = _short_reason(e)
@@ -128,6 +129,15 @@ def pdf_page_count(path: Path, password: str | None = None) -> int:
 # --------------------------------------------------------------------------------------------
 # opening and errors
 # --------------------------------------------------------------------------------------------
+
+
+def _forget_objects(pdf: Any) -> None:
+    """Drop pdfminer's cache of decoded objects after a scanned page (its image stream stays in
+    it: ~0.8 MB a page, 400 MB over a 500-page scan; measured flat at 111 MB from 8 to 32 pages
+    with this); text pages keep theirs (shared fonts)."""
+    cached = getattr(getattr(pdf, "doc", None), "_cached_objs", None)
+    if isinstance(cached, dict):
+        cached.clear()
 
 
 def _check_not_empty(path: Path) -> None:

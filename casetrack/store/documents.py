@@ -89,6 +89,7 @@ def case_document(entry: JournalEntry) -> CaseDocument:
         "needs_ocr_pages": meta.get("needs_ocr_pages") or [],
         "source_path": entry.source_path,
         "sha256": entry.sha256,
+        "ocr_pages": [int(n) for n in meta.get("ocr_pages") or []],
     }
 
 
@@ -136,6 +137,9 @@ def document_details(store: CaseStore, entry: JournalEntry) -> DocumentDetails:
         "source_exists": exists,
         "generation": entry.gen,
         "warnings": list(entry.meta.get("warnings") or []),
+        "page_ocr_confidence": {str(k): float(v) for k, v in (entry.meta.get("page_ocr_confidence") or {}).items()},
+        "low_confidence_pages": [int(n) for n in entry.meta.get("low_confidence_pages") or []],
+        "bates": [str(b) for b in entry.meta.get("bates") or []],
     }
 
 
