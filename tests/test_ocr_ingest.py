@@ -178,13 +178,10 @@ def test_kill_9_half_way_through_a_scan_resumes_at_the_page_it_stopped_on(tmp_pa
 def test_without_tesseract_scans_wait_and_everything_else_goes_in(
     case: str, scans: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pytesseract
-
     from casetrack.ocr import engine_info
 
-    with monkeypatch.context() as patched:
-        patched.setattr(pytesseract.pytesseract, "tesseract_cmd", "/nonexistent/tesseract")
-        patched.setattr("casetrack.ocr.engine._CANDIDATES", {})
+    with monkeypatch.context() as patched:  # the parser's child process inherits the setting
+        patched.setenv("CASETRACK_TESSERACT", "/nonexistent/tesseract")
         engine_info(refresh=True)
         report = run_json("ingest", "--case", case, str(scans["scanned"]), str(scans["native"]), ok=False)
         by_name = {f["name"]: f for f in report["files"]}

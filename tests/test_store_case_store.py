@@ -171,7 +171,9 @@ def test_fetch_by_row_id_follows_writes_deletes_and_compaction(store: CaseStore)
                               doc_row(f"d{i}.txt", 2))
     check()
     store.commit_document("d3", "d3.txt", None, "s3b", rows(["replaced"]), doc_row("d3.txt", 1))
-    store.delete_document("d5")
+    store.delete_document("d5")  # a delete also compacts and drops old versions (store/purge.py)
     check()
+    for i in range(lance_tables.MAX_SMALL_FRAGMENTS + 2):
+        store.commit_document(f"e{i}", f"e{i}.txt", None, f"t{i}", rows([f"text {i}"], seed=i), doc_row(f"e{i}.txt", 1))
     assert store.lance.maintain()  # compaction rewrites fragments: row ids change
     check()

@@ -31,7 +31,9 @@ def get_app(ctx: click.Context) -> CaseTrack:
     root = ctx.find_root()
     app = root.meta.get("casetrack.app")
     if app is None:
-        app = CaseTrack(root.obj)
+        # Files are parsed in a child process with a time limit and a memory cap, as in the
+        # daemon: a hostile file costs one per-file error, not the command (started on first use).
+        app = CaseTrack(root.obj, isolate_parsing=True)
         root.meta["casetrack.app"] = app
         root.call_on_close(app.close)
     return app

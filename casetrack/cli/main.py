@@ -67,6 +67,7 @@ def _register() -> None:
     from casetrack.cli import (
         case_cmds,
         daemon_cmds,
+        document_cmds,
         ingest_cmds,
         models_cmds,
         search_cmds,
@@ -79,6 +80,7 @@ def _register() -> None:
     cli.add_command(ingest_cmds.ingest)
     cli.add_command(ingest_cmds.ingest_folder)
     cli.add_command(ingest_cmds.reocr)
+    cli.add_command(document_cmds.documents)
     cli.add_command(search_cmds.search)
     cli.add_command(search_cmds.chunk)
     cli.add_command(search_cmds.demo)

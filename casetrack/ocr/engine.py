@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import re
 import shutil
 import subprocess
@@ -133,7 +134,22 @@ def ocr_languages(case_language: str) -> str:
     return "+".join(found) or "eng"
 
 
+ENV_TESSERACT = "CASETRACK_TESSERACT"  # the tesseract executable, where PATH does not find it
+_DEFAULT_COMMAND = str(pytesseract.pytesseract.tesseract_cmd)
+_FROM_ENV: str | None = None  # the command last taken from CASETRACK_TESSERACT
+
+
 def _find_command() -> str | None:
+    """The tesseract to run: CASETRACK_TESSERACT, else pytesseract's (PATH), else the usual
+    install folders Claude Desktop's PATH leaves out."""
+    global _FROM_ENV
+    override = os.environ.get(ENV_TESSERACT)
+    if override:
+        pytesseract.pytesseract.tesseract_cmd = _FROM_ENV = override
+        return shutil.which(override)
+    if _FROM_ENV is not None and pytesseract.pytesseract.tesseract_cmd == _FROM_ENV:
+        pytesseract.pytesseract.tesseract_cmd = _DEFAULT_COMMAND  # the setting was taken away
+    _FROM_ENV = None
     configured = str(pytesseract.pytesseract.tesseract_cmd)
     found = shutil.which(configured)
     if found:

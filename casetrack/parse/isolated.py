@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import sys
 import threading
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -44,7 +45,22 @@ def parse_timeout(path: Path) -> float:
     return min(120.0 + 30.0 * megabytes, 3600.0)
 
 
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child
+    """On Linux, the child is killed when its parent dies (a kill -9 of the CLI must not leave
+    a parser OCRing on its own)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def _child(conn: Connection, memory_limit: int) -> None:  # pragma: no cover - runs in the child
+    _die_with_parent()
     if os.name == "posix" and memory_limit:
         import resource
 

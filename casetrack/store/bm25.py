@@ -129,21 +129,42 @@ class Bm25Index:
             self._writer = self.index.writer(heap_size=64_000_000, num_threads=1)
         return self._writer
 
+    def _document(self, doc_id: str, chunk_id: str, text: str) -> tantivy.Document:
+        doc = tantivy.Document(chunk_id=chunk_id, doc_id=doc_id)
+        tokens = self.analyzer.index_form(text)
+        if tokens is None:
+            doc.add_text("text", text)
+        else:
+            doc.add_pre_tokenized_text("text", tokens)
+        return doc
+
     def replace_document(self, doc_id: str, chunks: Iterable[tuple[str, str]]) -> int:
         """Delete a document's chunks and add the given (chunk_id, text) pairs; one commit."""
         writer = self._get_writer()
         writer.delete_documents_by_term("doc_id", doc_id)
         count = 0
         for chunk_id, text in chunks:
-            doc = tantivy.Document(chunk_id=chunk_id, doc_id=doc_id)
-            tokens = self.analyzer.index_form(text)
-            if tokens is None:
-                doc.add_text("text", text)
-            else:
-                doc.add_pre_tokenized_text("text", tokens)
-            writer.add_document(doc)
+            writer.add_document(self._document(doc_id, chunk_id, text))
             count += 1
         writer.commit()
+        self.index.reload()
+        return count
+
+    def rebuild(self, documents: Iterable[tuple[str, Iterable[tuple[str, str]]]]) -> int:
+        """Every document dropped and the given ones added, in one commit; then the files of
+        the old segments are deleted (a deleted document's entries leave the disk). Returns the
+        chunks indexed."""
+        writer = self._get_writer()
+        writer.delete_all_documents()
+        count = 0
+        for doc_id, chunks in documents:
+            for chunk_id, text in chunks:
+                writer.add_document(self._document(doc_id, chunk_id, text))
+                count += 1
+        writer.commit()
+        writer.wait_merging_threads()
+        self._writer = None
+        self._get_writer().garbage_collect_files()
         self.index.reload()
         return count
 

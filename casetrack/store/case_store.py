@@ -144,11 +144,20 @@ class CaseStore:
         self._finish_delete(doc_id)
 
     def _finish_delete(self, doc_id: str) -> None:
+        """Remove the document from both stores and from the disk (store/purge.py), then from
+        the journal: until then it stays `deleting` and recovery repeats every step."""
+        from casetrack.store.purge import drop_old_versions, purge_chunks, rebuild_bm25
+
         self.lance.mark_commit_start()
+        rewritten = purge_chunks(self.lance, doc_id)
         self.lance.delete_document(doc_id)
+        drop_old_versions(self.lance)
         self.lance.durable()
-        self.bm25.delete_document(doc_id)
+        kept = {e.doc_id: e.gen for e in self.journal.all() if e.doc_id != doc_id and e.state == DocState.COMMITTED}
+        rebuild_bm25(self.bm25, self.lance, kept)
         self.journal.remove(doc_id)
+        log.info("case %s: deleted %s from disk (%d rows of other documents rewritten)", self.record.name, doc_id,
+                 rewritten)
 
     def _sync_bm25(self, doc_id: str, gen: int) -> None:
         rows = self.lance.document_chunks(doc_id, gen)
