@@ -99,6 +99,30 @@ class NoTextError(ParseError):
     code = "needs_ocr"
 
 
+class OcrUnavailableError(ParseError):
+    """Tesseract, or a language it needs, is not installed."""
+
+    code = "ocr_unavailable"
+
+
+class OcrTimeoutError(ParseError):
+    """Tesseract ran past its deadline and was killed."""
+
+    code = "ocr_timeout"
+
+
+class OcrFailedError(ParseError):
+    """Tesseract ran but failed on this image."""
+
+    code = "ocr_failed"
+
+
+class ImageTooLargeError(ParseError):
+    """An image declares more pixels than the limit (possibly a decompression bomb)."""
+
+    code = "too_large"
+
+
 class ScanNotReadError(NoTextError):
     """A scan (PDF without a text layer, or an image) whose OCR could not run: tesseract or a
     language is missing, or OCR was turned off. `casetrack reocr` takes it once OCR can run."""

@@ -15,17 +15,9 @@ Typical use: `for page in image_pages(path): ocr_image(page.image, ocr_languages
 (OMP_THREAD_LIMIT=1) in the environment at start-up (engine docstring).
 """
 
-from casetrack.ocr.engine import (
-    RECOMMENDED_ENV,
-    EngineInfo,
-    OcrFailedError,
-    OcrTimeoutError,
-    OcrUnavailableError,
-    engine_info,
-    ocr_languages,
-    require_languages,
-)
-from casetrack.ocr.images import PIXEL_LIMIT, ImageTooLargeError, ScanPage, image_page_count, image_pages
+from casetrack.errors import ImageTooLargeError, OcrFailedError, OcrTimeoutError, OcrUnavailableError
+from casetrack.ocr.engine import RECOMMENDED_ENV, EngineInfo, engine_info, ocr_languages, require_languages
+from casetrack.ocr.images import PIXEL_LIMIT, ScanPage, image_page_count, image_pages
 from casetrack.ocr.layout import OcrLine, OcrPage, OcrParagraph, source_box
 from casetrack.ocr.recognize import margin_text, ocr_image
 from casetrack.ocr.render import MAX_PIXELS, PDFIUM_LOCK, RenderedPage, pdf_page_count, render_pdf_page

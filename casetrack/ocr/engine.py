@@ -34,7 +34,7 @@ from typing import Literal
 
 import pytesseract
 
-from casetrack.errors import Fix, ParseError
+from casetrack.errors import Fix, OcrFailedError, OcrTimeoutError, OcrUnavailableError
 
 logger = logging.getLogger(__name__)
 
@@ -50,24 +50,6 @@ _CANDIDATES = {
 }
 
 System = Literal["apt", "brew", "winget", "other"]
-
-
-class OcrUnavailableError(ParseError):
-    """Tesseract, or a language it needs, is not installed."""
-
-    code = "ocr_unavailable"
-
-
-class OcrTimeoutError(ParseError):
-    """Tesseract ran past its deadline and was killed."""
-
-    code = "ocr_timeout"
-
-
-class OcrFailedError(ParseError):
-    """Tesseract ran but failed on this image."""
-
-    code = "ocr_failed"
 
 
 @dataclass(frozen=True)

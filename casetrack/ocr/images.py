@@ -28,7 +28,7 @@ from pathlib import Path
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from casetrack.errors import CorruptFileError, ParseError
+from casetrack.errors import CorruptFileError, ImageTooLargeError
 from casetrack.ocr.headers import Declared, HeaderError, declared_sizes
 from casetrack.ocr.orient import as_gray
 from casetrack.ocr.render import MAX_PIXELS
@@ -36,12 +36,6 @@ from casetrack.ocr.render import MAX_PIXELS
 PIXEL_LIMIT = 150_000_000
 _SCREEN_DPI = {72, 96}  # what software writes when it knows nothing
 _DECODE_ERRORS = (OSError, SyntaxError, ValueError, EOFError, IndexError, struct.error, zlib.error)
-
-
-class ImageTooLargeError(ParseError):
-    """An image declares more pixels than PIXEL_LIMIT (possibly a decompression bomb)."""
-
-    code = "too_large"
 
 
 @dataclass(frozen=True)

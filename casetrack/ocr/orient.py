@@ -27,8 +27,8 @@ import pytesseract
 from numpy.typing import NDArray
 from PIL import Image
 
-from casetrack.errors import ParseError
-from casetrack.ocr.engine import OcrTimeoutError, has_osd, run_tesseract
+from casetrack.errors import OcrTimeoutError, ParseError
+from casetrack.ocr.engine import has_osd, run_tesseract
 
 logger = logging.getLogger(__name__)
 
