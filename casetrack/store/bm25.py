@@ -61,7 +61,11 @@ class Bm25Index:
         self.analyzer: CaseAnalyzer = build_analyzer(language)
         self.schema = _schema()
         path.mkdir(parents=True, exist_ok=True)
-        self.index = tantivy.Index(self.schema, path=str(path), reuse=True)
+        self.damaged: str | None = None  # why the index on disk could not be opened
+        try:
+            self.index = tantivy.Index(self.schema, path=str(path), reuse=True)
+        except ValueError as exc:  # "Data corrupted": a zeroed or torn meta.json, a lost segment
+            self.index = self._start_over(exc)
         self.index.register_tokenizer(TOKENIZER, self.analyzer.tokenizer)
         self._writer: tantivy.IndexWriter | None = None
         if self.stored_version() is None and self.index.searcher().num_docs == 0:
@@ -70,6 +74,17 @@ class Bm25Index:
                 self._write_version()
             except OSError as exc:  # a read-only case folder: reading must still work
                 log.warning("bm25 index %s: cannot record the analyzer version: %s", path, exc)
+
+    def _start_over(self, exc: Exception) -> tantivy.Index:
+        """A fresh, empty index in place of one that cannot be opened. It is derived data: the
+        case's recovery refills it from LanceDB (`needs_rebuild` says so)."""
+        self.damaged = " ".join(str(exc).split())[:160]
+        log.warning("case keyword index %s is damaged (%s): starting it again; it is rebuilt from the stored text",
+                    self.path, self.damaged)
+        for item in self.path.iterdir():
+            if item.is_file() and item.name != ANALYZER_FILE:
+                item.unlink(missing_ok=True)
+        return tantivy.Index(self.schema, path=str(self.path), reuse=False)
 
     # -- analyzer version ---------------------------------------------------------------------
 
@@ -82,7 +97,10 @@ class Bm25Index:
             return None
 
     def needs_rebuild(self) -> bool:
-        """True when documents were indexed with another analyzer (or before versions existed)."""
+        """True when the index was found damaged and started again, or documents were indexed
+        with another analyzer (or before versions existed)."""
+        if self.damaged:
+            return True
         stored = self.stored_version()
         if stored == self.analyzer.version:
             return False
@@ -109,6 +127,7 @@ class Bm25Index:
         writer.commit()
         self.index.reload()
         self._write_version()
+        self.damaged = None
 
     def _write_version(self) -> None:
         # Atomic replace of a fsynced file. Losing it (power cut before the directory entry is

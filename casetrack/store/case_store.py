@@ -167,7 +167,11 @@ class CaseStore:
     # -- recovery ----------------------------------------------------------------------------
 
     def needs_recovery(self) -> bool:
-        return bool(self.journal.unfinished()) or self.bm25.needs_rebuild()
+        """Unfinished documents, a keyword index to rebuild, or one that holds another number of
+        chunks than the committed documents (a lost or damaged index file)."""
+        if self.journal.unfinished() or self.bm25.needs_rebuild():
+            return True
+        return self.bm25.total() != sum(e.expected_chunks for e in self.documents())
 
     def recover(self) -> list[str]:
         """Roll every unfinished document forward or back, then repair tantivy drift.
@@ -178,8 +182,9 @@ class CaseStore:
         actions: list[str] = []
         started = time.monotonic()
         if self.bm25.needs_rebuild():  # before the journal loop, so nothing is synced twice
+            why = f"was damaged ({self.bm25.damaged})" if self.bm25.damaged else "analyzer changed"
             self.bm25.reset()
-            actions.append("keyword index analyzer changed: rebuilt from the stored text")
+            actions.append(f"keyword index {why}: rebuilt from the stored text")
         for entry in self.journal.unfinished():
             actions.append(self._recover_entry(entry))
         actions += self._repair_drift()
