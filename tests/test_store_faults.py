@@ -52,3 +52,24 @@ def test_a_damaged_keyword_index_is_rebuilt_by_the_next_command(home: Path, case
     (index_dir,) = list(home.glob("cases/*/bm25"))
     assert Bm25Index(index_dir, "en").total() == sum(1 for _ in DOCS)  # one chunk each, all back
     run("case", "delete", case, "--yes")
+
+
+@pytest.mark.parametrize("fault", ["zeroed", "deleted"])
+def test_a_lost_journal_costs_no_document(home: Path, case: str, fault: str, tmp_path: Path) -> None:
+    """Before: the next ingest treated every stored chunk as an orphan and deleted it (82 chunks /
+    6 documents -> 1 / 1). Now the journal is rebuilt from LanceDB and nothing is lost."""
+    (journal,) = list(home.glob("cases/*/journal.sqlite"))
+    if fault == "zeroed":
+        journal.write_bytes(b"\0" * journal.stat().st_size)
+    else:
+        journal.unlink()
+        for extra in journal.parent.glob("journal.sqlite-*"):
+            extra.unlink()
+    (tmp_path / "new.txt").write_text("The hearing is set for the third of June.\n")
+    run("ingest", "--case", case, str(tmp_path / "new.txt"))
+    info = json.loads(run("case", "info", case, "--json").stdout)
+    assert {d["name"] for d in info["documents"]} == {*DOCS, "new.txt"}
+    out = json.loads(run("search", "--case", case, "terminate with sixty days written notice", "--json").stdout)
+    assert out["results"][0]["source"]["document"] == "lease.txt"
+    if fault == "zeroed":
+        assert list(journal.parent.glob("journal.sqlite.damaged-*"))  # kept for diagnosis

@@ -20,7 +20,13 @@ from typing import Any
 import pyarrow as pa
 
 from casetrack.store.bm25 import Bm25Index
-from casetrack.store.journal import DocState, Journal, JournalEntry
+from casetrack.store.journal import DocState, JournalEntry
+from casetrack.store.journal_repair import (
+    adopt_lost_documents,
+    journal_behind,
+    open_journal,
+    unjournaled_chunks,
+)
 from casetrack.store.lance_tables import LanceTables
 from casetrack.store.lock import WriterLock
 from casetrack.store.registry import CaseRecord
@@ -49,7 +55,7 @@ class CaseStore:
         self.dir = case_dir
         if not case_dir.is_dir():
             raise FileNotFoundError(case_dir)
-        self.journal = Journal(case_dir / "journal.sqlite")
+        self.journal, self.journal_damaged = open_journal(case_dir / "journal.sqlite")
         self.lance = lance if lance is not None else LanceTables(case_dir / "lance")
         self.bm25 = Bm25Index(case_dir / "bm25", record.language)
         self.lock = WriterLock(case_dir / "writer.lock", record.name)
@@ -169,7 +175,7 @@ class CaseStore:
     def needs_recovery(self) -> bool:
         """Unfinished documents, a keyword index to rebuild, or one that holds another number of
         chunks than the committed documents (a lost or damaged index file)."""
-        if self.journal.unfinished() or self.bm25.needs_rebuild():
+        if self.journal.unfinished() or self.bm25.needs_rebuild() or journal_behind(self.journal, self.lance):
             return True
         return self.bm25.total() != sum(e.expected_chunks for e in self.documents())
 
@@ -185,8 +191,12 @@ class CaseStore:
             why = f"was damaged ({self.bm25.damaged})" if self.bm25.damaged else "analyzer changed"
             self.bm25.reset()
             actions.append(f"keyword index {why}: rebuilt from the stored text")
+        if self.journal_damaged:
+            actions.append(self.journal_damaged)
+            self.journal_damaged = None
         for entry in self.journal.unfinished():
             actions.append(self._recover_entry(entry))
+        actions += adopt_lost_documents(self.journal, self.lance)[1]
         actions += self._repair_drift()
         if actions:
             log.info("case %s: recovery took %.2fs: %s", self.record.name, time.monotonic() - started, "; ".join(actions))
@@ -225,9 +235,8 @@ class CaseStore:
             for doc_id in self.bm25.all_doc_ids() - set(committed):
                 self.bm25.delete_document(doc_id)
                 actions.append(f"dropped orphan keyword entries of {doc_id}")
-        for doc_id in self.lance.doc_ids_in_chunks() - set(committed):
-            self.lance.mark_commit_start()
-            self.lance.delete_document(doc_id)
-            self.lance.durable()
-            actions.append(f"dropped orphan chunks of {doc_id}")
+        # Chunks no journal entry and no document row account for are kept, never deleted on a
+        # guess (store/journal_repair.py): they stay out of search until the file is ingested again.
+        for doc_id in sorted(unjournaled_chunks(self.journal, self.lance)):
+            actions.append(f"kept chunks of an unknown document {doc_id} out of search (ingest its file again)")
         return actions

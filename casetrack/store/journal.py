@@ -139,6 +139,23 @@ class Journal:
         )
         return gen
 
+    def adopt(
+        self,
+        doc_id: str,
+        name: str,
+        source_path: str | None,
+        sha256: str,
+        gen: int,
+        expected_chunks: int,
+        meta: dict[str, Any],
+    ) -> None:
+        """Record a document LanceDB holds in full as committed (journal recovery)."""
+        self._conn.execute(
+            "INSERT OR REPLACE INTO documents VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (doc_id, name, source_path, sha256, DocState.COMMITTED.value, gen, None, None, expected_chunks,
+             json.dumps(meta, default=str), time.time()),
+        )
+
     def set_state(self, doc_id: str, state: DocState) -> None:
         if state == DocState.COMMITTED:
             self._conn.execute(
