@@ -73,3 +73,24 @@ def test_a_lost_journal_costs_no_document(home: Path, case: str, fault: str, tmp
     assert out["results"][0]["source"]["document"] == "lease.txt"
     if fault == "zeroed":
         assert list(journal.parent.glob("journal.sqlite.damaged-*"))  # kept for diagnosis
+
+
+def test_a_torn_newest_lancedb_version_falls_back_and_says_what_was_lost(home: Path, case: str, tmp_path: Path) -> None:
+    """Before: every command failed with a raw Rust error ("does not have sufficient data"), and
+    a journal ahead of LanceDB left the last document listed but unsearchable, its re-ingest
+    refused as a duplicate."""
+    last = tmp_path / "last.txt"
+    last.write_text("The arbitration clause names Geneva as the seat of arbitration.\n")
+    run("ingest", "--case", case, str(last))
+    versions = list(home.glob("cases/*/lance/chunks.lance/_versions/*.manifest"))
+    newest = max(versions, key=lambda p: 2**64 - 1 - int(p.stem) if int(p.stem) > 2**63 else int(p.stem))
+    newest.write_bytes(newest.read_bytes()[:10])
+    info = json.loads(run("case", "info", case, "--json").stdout)
+    assert {d["name"] for d in info["documents"]} == set(DOCS)  # the lost one is not listed as searchable
+    out = json.loads(run("search", "--case", case, "vacation expires year end", "--json").stdout)
+    assert out["results"][0]["source"]["document"] == "policy.txt"
+    again = json.loads(run("ingest", "--case", case, str(last), "--json").stdout)["files"][0]
+    assert again["status"] == "ingested", again  # not refused as a duplicate
+    hits = json.loads(run("search", "--case", case, "seat of arbitration Geneva", "--json").stdout)["results"]
+    assert hits[0]["source"]["document"] == "last.txt"
+    assert list(newest.parent.glob("*.damaged"))  # set aside, not deleted

@@ -27,7 +27,7 @@ from casetrack.store.journal_repair import (
     open_journal,
     unjournaled_chunks,
 )
-from casetrack.store.lance_tables import LanceTables
+from casetrack.store.lance_tables import CHUNKS, LanceTables
 from casetrack.store.lock import WriterLock
 from casetrack.store.registry import CaseRecord
 
@@ -175,7 +175,10 @@ class CaseStore:
     def needs_recovery(self) -> bool:
         """Unfinished documents, a keyword index to rebuild, or one that holds another number of
         chunks than the committed documents (a lost or damaged index file)."""
-        if self.journal.unfinished() or self.bm25.needs_rebuild() or journal_behind(self.journal, self.lance):
+        self.lance.table(CHUNKS)  # opening sets a damaged newest version aside (store/lance_versions.py)
+        if self.lance.fallbacks or self.journal.unfinished() or self.bm25.needs_rebuild():
+            return True
+        if journal_behind(self.journal, self.lance):
             return True
         return self.bm25.total() != sum(e.expected_chunks for e in self.documents())
 
@@ -194,6 +197,11 @@ class CaseStore:
         if self.journal_damaged:
             actions.append(self.journal_damaged)
             self.journal_damaged = None
+        self.lance.table(CHUNKS)
+        if self.lance.fallbacks:
+            actions += self.lance.fallbacks
+            self.lance.fallbacks = []
+            actions += self._forget_lost_versions()
         for entry in self.journal.unfinished():
             actions.append(self._recover_entry(entry))
         actions += adopt_lost_documents(self.journal, self.lance)[1]
@@ -222,6 +230,18 @@ class CaseStore:
         self._sync_bm25(doc, entry.gen)
         self.journal.set_state(doc, DocState.COMMITTED)
         return f"completed interrupted ingest of {entry.name}"
+
+    def _forget_lost_versions(self) -> list[str]:
+        """After a damaged LanceDB version was set aside: committed documents whose chunks were
+        only in it leave the journal (and the keyword index), so ingesting the file again is not
+        refused as a duplicate."""
+        actions = []
+        for entry in self.documents():
+            if self.lance.count_chunks(entry.doc_id, entry.gen) != entry.expected_chunks:
+                self.bm25.delete_document(entry.doc_id)
+                self.journal.remove(entry.doc_id)
+                actions.append(f"lost {entry.name} with the damaged LanceDB version: ingest it again")
+        return actions
 
     def _repair_drift(self) -> list[str]:
         actions: list[str] = []

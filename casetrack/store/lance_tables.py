@@ -19,6 +19,7 @@ import pyarrow as pa
 from lancedb.index import BTree, HnswSq
 
 from casetrack.domain.slots import SLOT_ORDER, SLOTS, presence_column
+from casetrack.store.lance_versions import open_older
 
 CHUNKS = "chunks"
 DOCUMENTS = "documents"
@@ -156,6 +157,7 @@ class LanceTables:
         self._tables: dict[str, Any] = {}
         self._row_ids: RowIdMap | None = None
         self._row_ids_lock = threading.Lock()
+        self.fallbacks: list[str] = []  # tables opened at an older version (a damaged newest one)
 
     def table(self, name: str) -> Any | None:
         cached = self._tables.get(name)
@@ -165,7 +167,10 @@ class LanceTables:
             return cached
         if name not in self.db.list_tables().tables:
             return None
-        table = self.db.open_table(name)
+        try:
+            table = self.db.open_table(name)
+        except RuntimeError as exc:  # "lance error: ... does not have sufficient data": a torn manifest
+            table = open_older(self.db, self.path, name, exc, self.fallbacks)
         self._tables[name] = table
         return table
 
