@@ -94,3 +94,14 @@ def test_a_torn_newest_lancedb_version_falls_back_and_says_what_was_lost(home: P
     hits = json.loads(run("search", "--case", case, "seat of arbitration Geneva", "--json").stdout)["results"]
     assert hits[0]["source"]["document"] == "last.txt"
     assert list(newest.parent.glob("*.damaged"))  # set aside, not deleted
+
+
+def test_case_check_finds_and_repairs(home: Path, case: str) -> None:
+    healthy = json.loads(run("case", "check", case, "--json").stdout)
+    assert healthy["healthy"] and healthy["documents"] == 2 and healthy["problems"] == []
+    (meta,) = list(home.glob("cases/*/bm25/meta.json"))
+    meta.write_bytes(b"")
+    found = run("case", "check", case, ok=False)
+    assert found.exit_code == 3 and "keyword index" in found.output and "--repair" in found.output
+    fixed = json.loads(run("case", "check", case, "--repair", "--json").stdout)
+    assert fixed["healthy"] and any("keyword index" in line for line in fixed["repaired"])

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from casetrack.search.entities import EntityResult
     from casetrack.search.results import SearchFilters
     from casetrack.search.runtime import SearchRuntime
+    from casetrack.store.case_check import CheckReport
     from casetrack.store.case_store import CaseStore
     from casetrack.store.lance_tables import LanceTables
 
@@ -95,8 +96,9 @@ class CaseTrack:
     def create_case(self, name: str, case_type: str = "other", language: str = "en") -> CaseRecord:
         return self.registry.create(name, case_type, language)
 
-    def open_case(self, name_or_id: str) -> CaseStore:
-        """Open a case for reading; finishes an interrupted write if no writer is running."""
+    def open_case(self, name_or_id: str, recover: bool = True) -> CaseStore:
+        """Open a case for reading; finishes an interrupted write if no writer is running (and
+        `recover`)."""
         from casetrack.store.case_store import CaseStore
         from casetrack.store.lance_tables import LanceTables
 
@@ -107,7 +109,7 @@ class CaseTrack:
         elif record.id not in self._lance:
             self._lance[record.id] = LanceTables(case_dir / "lance")
         store = CaseStore(record, case_dir, self._lance.get(record.id))
-        if store.needs_recovery() and store.lock.try_acquire():
+        if recover and store.needs_recovery() and store.lock.try_acquire():
             try:
                 store.recover()
             finally:
@@ -233,6 +235,19 @@ class CaseTrack:
             parse = self._parser.parse if self._parser is not None else None
             return ingest_files(store, self.pool, parse, paths, force, password, on_file, progress, on_result,
                                 self.settings.ocr_languages)
+
+    def check_case(self, case: str, repair: bool = False) -> CheckReport:
+        """Compare the case's stores (store/case_check.py); with `repair`, recover and check again."""
+        from casetrack.store.case_check import check_case, repair_case
+
+        if not repair:
+            store = self.open_case(case, recover=False)
+            try:
+                return check_case(store)
+            finally:
+                store.close()
+        with self.writing_any_status(case) as locked:
+            return repair_case(locked)
 
     def ocr_targets(self, case: str, documents: Sequence[str] = ()) -> list[Path]:
         """The files `casetrack reocr` ingests again (see app/ingesting.py: ocr_targets)."""

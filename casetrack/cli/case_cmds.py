@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from datetime import datetime
 
 import click
@@ -131,3 +132,29 @@ def delete(ctx: click.Context, name: str, yes: bool) -> None:
         )
     app.delete_case(record.id)
     click.echo(f"Deleted case '{record.name}'. Your original files were not touched.")
+
+
+@case.command("check")
+@click.argument("name")
+@click.option("--repair", is_flag=True, help="Repair what can be repaired (rebuild derived stores from LanceDB).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def check(ctx: click.Context, name: str, repair: bool, as_json: bool) -> None:
+    """Check that a case's stores agree (journal, LanceDB, keyword index); --repair fixes them.
+
+    Exit status: 0 healthy, 3 problems remain.
+    """
+    report = get_app(ctx).check_case(name, repair=repair)
+    if as_json:
+        click.echo(json.dumps(report))
+    else:
+        for line in report["repaired"]:
+            click.echo(f"  repaired: {line}")
+        for line in report["problems"]:
+            click.secho(f"  problem:  {line}", fg="yellow")
+        state = "healthy" if report["healthy"] else f"{len(report['problems'])} problem(s)"
+        click.echo(f"Case '{report['case']}': {report['documents']} documents, {report['chunks']} chunks — {state}.")
+        if not report["healthy"] and not repair:
+            click.echo(f'Repair with: casetrack case check "{report["case"]}" --repair')
+    if not report["healthy"]:
+        sys.exit(3)

@@ -1,0 +1,62 @@
+"""`casetrack case check`: does every store of a case agree — journal, LanceDB, keyword index?
+
+Read-only by default: each committed document's chunks are counted in LanceDB at its
+generation, the keyword index is counted against them, and documents or chunks one store holds
+and the journal does not are listed. Every problem names the store that is damaged (never the
+user's file). `repair` runs the case's recovery (store/case_store.py: unfinished documents
+rolled forward or back, a damaged journal or keyword index rebuilt from LanceDB, a torn newest
+LanceDB version set aside, lost documents adopted) and checks again.
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from casetrack.store.case_store import CaseStore
+from casetrack.store.journal_repair import lost_documents, unjournaled_chunks
+
+
+class CheckReport(TypedDict):
+    case: str
+    documents: int  # committed documents in the journal
+    chunks: int  # their chunks, as the journal expects them
+    problems: list[str]  # what is wrong, store by store
+    repaired: list[str]  # what `--repair` did (empty without it)
+    healthy: bool
+
+
+def check_case(store: CaseStore) -> CheckReport:
+    """The stores compared (no writes)."""
+    problems: list[str] = []
+    store.lance.table("chunks")  # opening sets a damaged newest version aside and records it
+    problems += [f"LanceDB: {line}" for line in store.lance.fallbacks]
+    if store.journal_damaged:
+        problems.append(f"journal: {store.journal_damaged}")
+    if store.bm25.damaged:
+        problems.append(f"keyword index: damaged ({store.bm25.damaged}); it is rebuilt from LanceDB")
+    committed = store.documents()
+    for entry in store.journal.unfinished():
+        problems.append(f"journal: {entry.name} is '{entry.state.value}' (an ingest or delete was interrupted)")
+    for entry in committed:
+        have = store.lance.count_chunks(entry.doc_id, entry.gen)
+        if have != entry.expected_chunks:
+            problems.append(f"LanceDB: {entry.name} has {have} of its {entry.expected_chunks} chunks")
+    expected = sum(e.expected_chunks for e in committed)
+    indexed = store.bm25.total()
+    if indexed != expected:
+        problems.append(f"keyword index: holds {indexed} chunks, the committed documents have {expected}")
+    for row in lost_documents(store.journal, store.lance):
+        problems.append(f"journal: does not know {row.get('name') or row['doc_id']}, which LanceDB holds")
+    for doc_id in sorted(unjournaled_chunks(store.journal, store.lance)):
+        problems.append(f"LanceDB: chunks of an unknown document {doc_id} (kept out of search)")
+    return {"case": store.record.name, "documents": len(committed), "chunks": expected, "problems": problems,
+            "repaired": [], "healthy": not problems}
+
+
+def repair_case(store: CaseStore) -> CheckReport:
+    """Recovery, then the check again (the caller holds the case's writer lock)."""
+    before = check_case(store)
+    actions = store.recover() if not before["healthy"] else []
+    after = check_case(store)
+    after["repaired"] = actions
+    return after
