@@ -240,14 +240,14 @@ class CaseTrack:
         """Compare the case's stores (store/case_check.py); with `repair`, recover and check again."""
         from casetrack.store.case_check import check_case, repair_case
 
-        if not repair:
-            store = self.open_case(case, recover=False)
-            try:
+        store = self.open_case(case, recover=False)
+        try:
+            if not repair:
                 return check_case(store)
-            finally:
-                store.close()
-        with self.writing_any_status(case) as locked:
-            return repair_case(locked)
+            store.lock.acquire()
+            return repair_case(store)
+        finally:
+            store.close()
 
     def ocr_targets(self, case: str, documents: Sequence[str] = ()) -> list[Path]:
         """The files `casetrack reocr` ingests again (see app/ingesting.py: ocr_targets)."""
