@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+
+from casetrack.privacy import telemetry_off
+
+# The test process imports onnxruntime without going through the CLI's entry point.
+telemetry_off(os.environ)
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

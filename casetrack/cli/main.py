@@ -5,11 +5,13 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from collections.abc import Sequence
 
 import click
 
 from casetrack import __version__
 from casetrack.cli.common import CaseTrackGroup
+from casetrack.privacy import keep_local
 
 __all__ = ["CaseTrackGroup", "cli", "main"]
 
@@ -97,5 +99,17 @@ def _register() -> None:
 _register()
 
 
+def _downloads_models(args: Sequence[str]) -> bool:
+    """Whether the command line runs `models download`, the one command meant to reach the network."""
+    return any(a == "models" and b == "download" for a, b in zip(args, args[1:], strict=False))
+
+
 def main() -> None:
+    """The process's entry point (the `casetrack` script, `python -m casetrack`, the daemon).
+
+    Telemetry goes off here, before any command imports onnxruntime or huggingface-hub (they read
+    the environment at import), and the daemon and parse child inherit it. Not in `cli()`: that also
+    runs in-process under tests, where a forced HF_HUB_OFFLINE would outlive the command.
+    """
+    keep_local(os.environ, downloading=_downloads_models(sys.argv[1:]))
     cli(prog_name="casetrack")

@@ -7,9 +7,19 @@ import os
 import time
 from pathlib import Path
 
-import onnxruntime as ort
-
 from casetrack.errors import ModelNotFoundError
+from casetrack.privacy import telemetry_off
+
+# The entry point (cli.main.main) has done this already; this is a last line of defence for library
+# use. onnxruntime reads ORT_DISABLE_TELEMETRY when it is imported, so it holds only when this module
+# is the first to import it (embed/dense.py and embed/tokens.py import onnxruntime themselves).
+telemetry_off(os.environ)
+
+import onnxruntime as ort  # noqa: E402
+
+# Not enough on its own (the variable is what stops the upload), but it costs nothing.
+if hasattr(ort, "disable_telemetry_events"):
+    ort.disable_telemetry_events()
 
 logger = logging.getLogger(__name__)
 
