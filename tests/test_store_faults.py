@@ -105,3 +105,16 @@ def test_case_check_finds_and_repairs(home: Path, case: str) -> None:
     assert found.exit_code == 3 and "keyword index" in found.output and "--repair" in found.output
     fixed = json.loads(run("case", "check", case, "--repair", "--json").stdout)
     assert fixed["healthy"] and any("keyword index" in line for line in fixed["repaired"])
+
+
+def test_a_store_that_cannot_be_written_is_blamed_not_the_file(home: Path, case: str, tmp_path: Path) -> None:
+    import shutil
+
+    (data,) = list(home.glob("cases/*/lance/chunks.lance/data"))
+    shutil.rmtree(data)
+    data.write_text("not a folder")  # LanceDB cannot write its next data file
+    new = tmp_path / "new.txt"
+    new.write_text("The hearing is set for the third of June.\n")
+    failed = run("ingest", "--case", case, str(new), "--json", ok=False)
+    assert failed.exit_code == 1 and "LanceDB store" in failed.stderr and "files are fine" in failed.stderr
+    assert "may be damaged" not in failed.stderr and "case check" in failed.stderr and "Traceback" not in failed.stderr

@@ -19,6 +19,7 @@ from casetrack.config import Settings
 from casetrack.domain.cases import CaseStatus, DocumentSort
 from casetrack.domain.views import CaseSummary, ChunkView, DocumentDetails, DocumentSummary, StatusReport
 from casetrack.store.registry import CaseRecord, CaseRegistry
+from casetrack.store.store_errors import store_errors
 
 if TYPE_CHECKING:
     from casetrack.domain import SearchResponse
@@ -119,24 +120,26 @@ class CaseTrack:
     @contextmanager
     def reading(self, name_or_id: str) -> Iterator[CaseStore]:
         """A case opened for reading, closed afterwards."""
-        store = self.open_case(name_or_id)
-        try:
-            yield store
-        finally:
-            store.close()
+        with store_errors(self.registry, name_or_id):
+            store = self.open_case(name_or_id)
+            try:
+                yield store
+            finally:
+                store.close()
 
     @contextmanager
     def writing(self, name_or_id: str, wait: float = 0.0) -> Iterator[CaseStore]:
         """Open a case as its single writer: lock, recover, yield, release."""
-        store = self.open_case(name_or_id)
-        try:
-            store.record.require_writable()
-            store.lock.acquire(timeout=wait)
-            store.recover()
-            yield store
-            self.registry.touch(store.record.id)
-        finally:
-            store.close()
+        with store_errors(self.registry, name_or_id):
+            store = self.open_case(name_or_id)
+            try:
+                store.record.require_writable()
+                store.lock.acquire(timeout=wait)
+                store.recover()
+                yield store
+                self.registry.touch(store.record.id)
+            finally:
+                store.close()
 
     def delete_case(self, name_or_id: str) -> CaseRecord:
         with self.writing_any_status(name_or_id) as store:

@@ -174,7 +174,17 @@ class Ingestor:
         document_row = _document_row(path, name, sha, parsed, len(drafts), embeddings, result.warnings)
         progress("store", 0, 1)
         self.store.record_models({slot: use.to_json() for slot, use in embeddings.models.items()})
-        self.store.commit_document(doc_id, name, str(path), sha, rows, document_row)
+        try:
+            self.store.commit_document(doc_id, name, str(path), sha, rows, document_row)
+        except CaseTrackError:
+            raise
+        except Exception as e:  # the case's stores failed, not the user's file
+            log.error("storing %s failed:\n%s", path.name, traceback.format_exc())
+            raise CaseTrackError(
+                f"{path.name} was read, but the case's store could not be written ({type(e).__name__}: "
+                f"{str(e)[:160]}); your file is fine.",
+                f'casetrack case check "{self.store.record.name}" --repair',
+            ) from e
         shutil.rmtree(cache, ignore_errors=True)  # stored: the OCR'd pages live in the case now
         pending_ocr.remove(self.store.dir, path)
         progress("store", 1, 1)
