@@ -10,11 +10,14 @@ Every public method returns a typed record (domain/views.py, or the layer's own 
 from __future__ import annotations
 
 import logging
+import os
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from casetrack.app.audit import ENV_AUDIT_QUERIES, AuditLog
 from casetrack.config import Settings
 from casetrack.domain.cases import CaseStatus, DocumentSort
 from casetrack.domain.views import CaseSummary, ChunkView, DocumentDetails, DocumentSummary, StatusReport
@@ -59,6 +62,7 @@ class CaseTrack:
         # One LanceDB dataset handle per case for the life of the process: reopening it for every
         # search reloads its indexes from disk (~100 ms for a 100k-chunk vector index).
         self._lance: dict[str, LanceTables] = {}
+        self.audit = AuditLog(settings.logs_dir / "audit.log", os.environ.get(ENV_AUDIT_QUERIES) == "1")
 
     def close(self) -> None:
         if self._parser is not None:
@@ -201,21 +205,34 @@ class CaseTrack:
             store.delete_document(entry.doc_id)
             return entry.name
 
-    def get_chunk(self, case: str, chunk_id: str, neighbours: int = 1, query: str | None = None) -> ChunkView:
+    def get_chunk(
+        self, case: str, chunk_id: str, neighbours: int = 1, query: str | None = None, client: str = "cli"
+    ) -> ChunkView:
         """A chunk with its neighbours; with `query`, `citation`/`source` are the pin-cite of the
         lines that answer it and `chunk_citation`/`chunk_source` the chunk's."""
         from casetrack.search.pincite import pin_chunk_view
         from casetrack.store.chunk_view import get_chunk
 
+        started = time.perf_counter()
         with self.reading(case) as store:
             view = get_chunk(store, chunk_id, neighbours)
-            return pin_chunk_view(store, view, query) if query and query.strip() else view
+            view = pin_chunk_view(store, view, query) if query and query.strip() else view
+            self._audit(client, store.record.name, "get_chunk", 1, started, query)
+            return view
 
-    def find_entity(self, case: str, entity: str, entity_type: str = "any", top_k: int = 20) -> EntityResult:
+    def find_entity(
+        self, case: str, entity: str, entity_type: str = "any", top_k: int = 20, client: str = "cli"
+    ) -> EntityResult:
         from casetrack.search.entities import find_entity
 
+        started = time.perf_counter()
         with self.reading(case) as store:
-            return find_entity(store, entity, entity_type, top_k)
+            found = find_entity(store, entity, entity_type, top_k)
+            self._audit(client, store.record.name, "find_entity", len(found.documents), started, entity)
+            return found
+
+    def _audit(self, client: str, case: str, tool: str, results: int, started: float, query: str | None) -> None:
+        self.audit.record(client, case, tool, results, (time.perf_counter() - started) * 1000, query)
 
     # -- ingest, search, status -----------------------------------------------------------------
 
@@ -297,6 +314,7 @@ class CaseTrack:
         filters: SearchFilters | None = None,
         context_chars: int = 0,
         per_document: bool = False,
+        client: str = "cli",
     ) -> SearchResponse:
         """Ranked passages of `case` for `query` (the four stages; see search/pipeline.py)."""
         from casetrack.app.searching import run_search
@@ -308,15 +326,21 @@ class CaseTrack:
             query, top_k, offset, tuple(documents or ()), filters or SearchFilters(), config or SearchConfig(),
             context_chars, per_document,
         )
+        started = time.perf_counter()
         with self.reading(case) as store:
-            return run_search(store, self.pool, self.search_runtime, request)
+            response = run_search(store, self.pool, self.search_runtime, request)
+            self._audit(client, store.record.name, "search", len(response.hits), started, query)
+            return response
 
     def verify_citation(
         self, case: str, quote: str, citation: str | None = None, document: str | None = None, page: int | None = None,
-        paragraph: int | None = None, line_start: int | None = None, line_end: int | None = None,
+        paragraph: int | None = None, line_start: int | None = None, line_end: int | None = None, client: str = "cli",
     ) -> VerifyJson:
         """Is `quote` at the cited place? exact / close / elsewhere / not_found (search/verify.py)."""
         from casetrack.app.verifying import verify_quote
 
+        started = time.perf_counter()
         with self.reading(case) as store:
-            return verify_quote(store, quote, citation, document, page, paragraph, line_start, line_end)
+            verdict = verify_quote(store, quote, citation, document, page, paragraph, line_start, line_end)
+            self._audit(client, store.record.name, "verify_citation", 1, started, quote)
+            return verdict

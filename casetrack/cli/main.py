@@ -89,6 +89,7 @@ def _register() -> None:
     cli.add_command(verify_cmds.verify)
     cli.add_command(status_cmds.status)
     cli.add_command(status_cmds.reembed)
+    cli.add_command(status_cmds.audit)
     cli.add_command(models_cmds.models)
     cli.add_command(daemon_cmds.serve)
     cli.add_command(daemon_cmds.daemon)

@@ -81,3 +81,28 @@ def reembed(ctx: click.Context, case: str, everything: bool, as_json: bool) -> N
     )
     for warning in report.still_missing.values():
         click.secho(f"Note: {warning}", fg="yellow", err=True)
+
+
+@click.command("audit")
+@click.option("--case", "case", default=None, help="Only this case (name or id).")
+@click.option("--last", default=50, show_default=True, type=click.IntRange(1, 100_000), help="How many entries.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (one list).")
+@click.pass_context
+def audit(ctx: click.Context, case: str | None, last: int, as_json: bool) -> None:
+    """Who searched which case, when, with which tool, how many results and how fast (never the
+    question or any document text unless CASETRACK_AUDIT_QUERIES=1 was set when it was asked)."""
+    import datetime
+
+    app = get_app(ctx)
+    name = app.registry.get(case).name if case else None
+    entries = app.audit.read(name, last)
+    if as_json:
+        click.echo(json.dumps(entries, ensure_ascii=False))
+        return
+    if not entries:
+        click.echo("No searches recorded yet." if name is None else f"No searches of '{name}' recorded yet.")
+    for e in entries:
+        when = datetime.datetime.fromtimestamp(float(e["at"])).isoformat(sep=" ", timespec="seconds")
+        query = f"  \"{e['query']}\"" if "query" in e else ""
+        click.echo(f"{when}  {e['client']:<15} {e['case']:<24} {e['tool']:<16} {e['results']:>3} results "
+                   f"{e['ms']:>7.0f} ms{query}")

@@ -139,3 +139,16 @@ class ToolSet:
             return guarded_fn
 
         return register
+
+
+def client_of(ctx: Any) -> str:
+    """Who is asking, for the audit log: the MCP client's name ("Claude Desktop", "Claude Code",
+    ...) from its client info; "mcp" when it sent none."""
+    from casetrack.app.audit import client_label
+
+    try:
+        params = ctx.session.client_params
+        name = params.client_info.name if params is not None else None
+    except (AttributeError, LookupError, ValueError):  # no request context (a direct call)
+        name = None
+    return client_label(name)

@@ -11,7 +11,7 @@ from pydantic import Field
 from casetrack.domain.cases import EntityType
 from casetrack.domain.views import ChunkView, SearchJson
 from casetrack.mcp import render
-from casetrack.mcp.context import READ, CaseNameArg, ToolSet, call, result, tool_context
+from casetrack.mcp.context import READ, CaseNameArg, ToolSet, call, client_of, result, tool_context
 from casetrack.mcp.schemas import ChunkOut, EntityOut, SearchOut
 
 tools = ToolSet()
@@ -48,7 +48,7 @@ async def search_case(
         response = tc.host.app.search(
             tc.case_id(case_name), query, top_k=top_k, documents=[document_filter] if document_filter else None,
             offset=offset, context_chars=300 if context else 0, per_document=by_document,
-            filters=SearchFilters(bates=bates) if bates else None,
+            filters=SearchFilters(bates=bates) if bates else None, client=client_of(ctx),
         )
         # The case's size comes with the response (read once by the search, not a second pass).
         stats = f"{response.case_documents} documents, {response.case_chunks:,} chunks searched"
@@ -74,7 +74,7 @@ async def get_chunk(
 
     def run() -> dict[str, Any]:
         case = tc.case(case_name)
-        chunk: ChunkView = tc.host.app.get_chunk(case.id, chunk_id, neighbours, query=query)
+        chunk: ChunkView = tc.host.app.get_chunk(case.id, chunk_id, neighbours, query=query, client=client_of(ctx))
         return {"case": case.name, **chunk}
 
     c = await call(run)
@@ -96,7 +96,8 @@ async def find_entity(
 
     def run() -> dict[str, Any]:
         case = tc.case(case_name)
-        return {"case": case.name, **tc.host.app.find_entity(case.id, entity, entity_type, top_k).to_json()}
+        found = tc.host.app.find_entity(case.id, entity, entity_type, top_k, client=client_of(ctx))
+        return {"case": case.name, **found.to_json()}
 
     out = await call(run)
     return result(render.entities(out), EntityOut(**out))

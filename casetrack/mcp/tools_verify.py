@@ -10,7 +10,7 @@ from mcp.types import CallToolResult
 from pydantic import BaseModel, ConfigDict, Field
 
 from casetrack.domain.views import DifferenceJson, VerifyJson
-from casetrack.mcp.context import READ, CaseNameArg, ToolSet, call, result, tool_context
+from casetrack.mcp.context import READ, CaseNameArg, ToolSet, call, client_of, result, tool_context
 
 tools = ToolSet()
 
@@ -89,7 +89,8 @@ async def verify_citation(
 
     def run() -> VerifyJson:
         return tc.host.app.verify_citation(
-            tc.case_id(case_name), quote, citation, document, page, paragraph, line_start, line_end
+            tc.case_id(case_name), quote, citation, document, page, paragraph, line_start, line_end,
+            client=client_of(ctx),
         )
 
     out = await call(run)
