@@ -6,10 +6,13 @@ Nothing below the entry point reads the environment: layers receive a `Settings`
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import platformdirs
+
+from casetrack.privacy_fs import ENV_ALLOWED_ROOTS, parse_roots
 
 ENV_HOME = "CASETRACK_HOME"
 ENV_MODELS = "CASETRACK_MODELS_DIR"
@@ -31,6 +34,10 @@ class Settings:
     # tesseract's languages for scanned pages ("eng+por" for mixed cases); None: each case's own
     # language (en -> eng, pt -> por); "" turns OCR off.
     ocr_languages: str | None = None
+    # The user's home folder (system folders never readable through MCP tools, except inside it).
+    home_dir: Path = field(default_factory=Path.home)
+    # Where MCP tools may ingest from (privacy_fs.check_allowed); the CLI is not restricted.
+    allowed_roots: tuple[Path, ...] = field(default_factory=lambda: (Path.home(),))
 
     @property
     def cases_dir(self) -> Path:
@@ -54,9 +61,12 @@ def resolve_settings(
     environ: dict[str, str] | None = None,
     memory_mode: str | None = None,
     ocr_languages: str | None = None,
+    allowed_roots: str | Sequence[str | os.PathLike[str]] | None = None,
+    home_dir: str | os.PathLike[str] | None = None,
 ) -> Settings:
     """Explicit arguments win, then CASETRACK_HOME / CASETRACK_MODELS_DIR / CASETRACK_MEMORY_MODE /
-    CASETRACK_OCR_LANGUAGES, then defaults."""
+    CASETRACK_OCR_LANGUAGES / CASETRACK_ALLOWED_ROOTS, then defaults. `allowed_roots`: a list of
+    folders or one os.pathsep-separated string, as in the environment (default: the home folder)."""
     env = dict(os.environ) if environ is None else environ
     home = Path(data_dir or env.get(ENV_HOME) or default_data_dir()).expanduser().resolve()
     models = models_dir or env.get(ENV_MODELS)
@@ -65,4 +75,9 @@ def resolve_settings(
     if mode is not None and mode not in MEMORY_MODES:
         raise ValueError(f"memory mode must be one of {', '.join(MEMORY_MODES)}, got {mode!r}")
     ocr = ocr_languages if ocr_languages is not None else env.get(ENV_OCR_LANGUAGES)
-    return Settings(data_dir=home, models_dir=models_path, memory_mode=mode, ocr_languages=ocr.strip() if ocr is not None else None)
+    user_home = Path(home_dir) if home_dir is not None else Path.home()
+    roots = allowed_roots if allowed_roots is not None else env.get(ENV_ALLOWED_ROOTS) or ""
+    text = roots if isinstance(roots, str) else os.pathsep.join(os.fspath(r) for r in roots)
+    return Settings(data_dir=home, models_dir=models_path, memory_mode=mode,
+                    ocr_languages=ocr.strip() if ocr is not None else None, home_dir=user_home,
+                    allowed_roots=parse_roots(text, user_home) or (user_home,))

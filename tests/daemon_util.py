@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -23,6 +24,7 @@ def settings_for(home: Path) -> Settings:
 
 def env_for(home: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CASETRACK_")}
+    env["CASETRACK_ALLOWED_ROOTS"] = tempfile.gettempdir()  # the tests' files live there (MCP ingest)
     env.update(CASETRACK_HOME=str(home), CASETRACK_MODELS_DIR=str(MODELS), LANCEDB_LOG="error", **extra)
     return env
 

@@ -63,6 +63,7 @@ def test_the_log_rotates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert log.read(last=5)[-1]["results"] == 59  # newest last
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 def test_claude_is_named_as_the_client(home: Path, case: str, mode: str) -> None:
     from mcp.client import Client

@@ -14,6 +14,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner, Result
 
 from casetrack.cli.main import cli
@@ -65,6 +66,7 @@ def _grep(home: Path, text: str) -> list[str]:
     return found.stdout.split()
 
 
+@pytest.mark.slow
 def test_a_deleted_document_leaves_the_disk(home: Path, tmp_path: Path) -> None:
     from casetrack.store.purge import physical_rows
 

@@ -22,7 +22,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("services", ("casetrack.ingest", "casetrack.search")),
     ("components", ("casetrack.store", "casetrack.embed", "casetrack.parse", "casetrack.ocr", "casetrack.chunk",
                     "casetrack.quote")),
-    ("domain", ("casetrack.domain", "casetrack.errors", "casetrack.config", "casetrack.privacy", "casetrack")),
+    ("domain", ("casetrack.domain", "casetrack.errors", "casetrack.config", "casetrack.privacy", "casetrack.privacy_fs",
+                "casetrack.logsafe", "casetrack")),
 )
 # Inside the entry layer: which other entry packages each one may import.
 ENTRY_IMPORTS: Mapping[str, frozenset[str]] = {

@@ -185,6 +185,7 @@ def test_case_name_argument_and_status_changes(home: Path, tmp_path: Path) -> No
         anyio.run(main)
 
 
+@pytest.mark.slow
 def test_a_scan_through_claude_ocr_confidence_bates_and_page_progress(home: Path, tmp_path: Path) -> None:
     from tests.pdf_maker import page_images, scanned_pdf, text_pdf
 

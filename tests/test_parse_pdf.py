@@ -157,6 +157,7 @@ def test_rotated_page_reads_as_lines() -> None:
     assert any(line.startswith("Alabama 18,870 23,022") for line in lines)
 
 
+@pytest.mark.slow
 def test_scanned_pages_inside_a_text_pdf_are_flagged_without_ocr_and_read_with_it() -> None:
     doc = parse_pdf(require(COURTS / "vector-pdf.pdf"), options=ParseOptions(ocr_languages=None))
     assert doc.needs_ocr_pages == [29, 30]
@@ -202,6 +203,7 @@ def test_zero_byte_file(path: Path) -> None:
         parse_pdf(require(path))
 
 
+@pytest.mark.slow
 def test_an_image_only_pdf_is_read_by_ocr_or_says_why_not() -> None:
     with pytest.raises(ScanNotReadError) as err:
         parse_pdf(require(COURTS / "image-pdf.pdf"), options=ParseOptions(ocr_languages=None))

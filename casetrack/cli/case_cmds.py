@@ -124,7 +124,7 @@ def archive(ctx: click.Context, name: str) -> None:
 def delete(ctx: click.Context, name: str, yes: bool) -> None:
     """Delete a case and everything stored for it (original files are not touched)."""
     app = get_app(ctx)
-    record = app.registry.get(name)
+    record = app.registry.get(name, destructive=True)  # a name that is also another case's id: ask which
     if not yes:
         raise CaseTrackError(
             f"Deleting '{record.name}' removes its index and all its chunks for good.",

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from casetrack.cli.common import EXIT_PARTIAL, get_app
-from casetrack.ingest.files import discover_files
+from casetrack.ingest.files import scan_folder
 
 if TYPE_CHECKING:  # the pipeline pulls in LanceDB and the parsers: not for `casetrack --help`
     from casetrack.ingest.pipeline import FileResult
@@ -118,12 +120,13 @@ def _report(case: str, results: list[FileResult], as_json: bool) -> None:
 
 
 def _run(ctx: click.Context, case: str, paths: list[Path], force: bool, password: str | None, as_json: bool,
-         label: str = "") -> None:
+         label: str = "", skipped: Sequence[FileResult] = ()) -> None:
+    """`skipped`: folder entries not ingested (links leaving the folder, loops), reported first."""
     settings = ctx.find_root().obj
     from casetrack.daemon.client import ping
 
     if ping(settings):
-        _run_in_daemon(ctx, case, paths, force, password, as_json, label)
+        _run_in_daemon(ctx, case, paths, force, password, as_json, label, skipped)
         return
     app = get_app(ctx)
     bar = _Bar(len(paths))
@@ -131,11 +134,11 @@ def _run(ctx: click.Context, case: str, paths: list[Path], force: bool, password
         results = app.ingest(case, paths, force=force, password=password, on_file=bar.on_file, progress=bar.on_stage)
     finally:
         bar.close()
-    _report(app.registry.get(case).name, results, as_json)
+    _report(app.registry.get(case).name, [*skipped, *results], as_json)
 
 
 def _run_in_daemon(ctx: click.Context, case: str, paths: list[Path], force: bool, password: str | None,
-                   as_json: bool, label: str) -> None:
+                   as_json: bool, label: str, skipped: Sequence[FileResult] = ()) -> None:
     """The daemon runs: it is the case's single writer, so the files go to it as a job (which goes on,
     and resumes after a restart, even if this command is interrupted)."""
     from casetrack.daemon import client
@@ -158,7 +161,7 @@ def _run_in_daemon(ctx: click.Context, case: str, paths: list[Path], force: bool
                 bar._bar.current_item = f"{str(job['current'])[:32]} ({job.get('stage') or ''})"
             bar._bar.render_progress()
 
-    args = {"case": case, "paths": [str(p.resolve()) for p in paths], "force": force, "password": password,
+    args = {"case": case, "paths": [os.path.abspath(p) for p in paths], "force": force, "password": password,
             "label": label or (str(paths[0]) if len(paths) == 1 else f"{len(paths)} files"), "follow": True}
     try:
         job = client.call(ctx.find_root().obj, "ingest", args, on_event=on_event)
@@ -170,7 +173,7 @@ def _run_in_daemon(ctx: click.Context, case: str, paths: list[Path], force: bool
         from casetrack.errors import CaseTrackError
 
         raise CaseTrackError(str(job.get("error")), job.get("hint"))
-    _report(str(job["case_name"]), results, as_json)
+    _report(str(job["case_name"]), [*skipped, *results], as_json)
 
 
 _case_option = click.option("--case", "case", required=True, help="Case name or id.")
@@ -202,10 +205,15 @@ def ingest(ctx: click.Context, case: str, paths: tuple[Path, ...], force: bool, 
 @click.pass_context
 def ingest_folder(ctx: click.Context, case: str, folder: Path, recursive: bool, force: bool, as_json: bool) -> None:
     """Ingest every supported file in FOLDER; new and changed files only, unless --force."""
-    paths = discover_files(folder, recursive)
-    if not paths and not as_json:
+    from casetrack.ingest.pipeline import FileResult
+
+    scan = scan_folder(folder, recursive)
+    paths = list(scan.files)
+    if not paths and not scan.skipped and not as_json:
         click.echo(f"No supported files in {folder}" + ("" if recursive else " (add --recursive for sub-folders)") + ".")
-    _run(ctx, case, paths, force, None, as_json, label=str(folder))
+    skipped = [FileResult(path=str(s.path), name=s.name, status="error", error=s.reason, error_code=s.code,
+                          hint=s.hint) for s in scan.skipped]
+    _run(ctx, case, paths, force, None, as_json, label=str(folder), skipped=skipped)
 
 
 @click.command("reocr")

@@ -62,7 +62,8 @@ def cli(
     os.environ.setdefault("LANCEDB_LOG", "error")
     from casetrack.config import resolve_settings
 
-    ctx.obj = resolve_settings(data_dir, models_dir, environ={}, memory_mode=memory_mode, ocr_languages=ocr_languages)
+    ctx.obj = resolve_settings(data_dir, models_dir, environ={}, memory_mode=memory_mode, ocr_languages=ocr_languages,
+                               allowed_roots=os.environ.get("CASETRACK_ALLOWED_ROOTS"))
 
 
 def _register() -> None:
@@ -112,5 +113,8 @@ def main() -> None:
     the environment at import), and the daemon and parse child inherit it. Not in `cli()`: that also
     runs in-process under tests, where a forced HF_HUB_OFFLINE would outlive the command.
     """
+    from casetrack.privacy_fs import private_umask
+
     keep_local(os.environ, downloading=_downloads_models(sys.argv[1:]))
+    private_umask()  # files and folders CaseTrack creates are the user's alone (0600 / 0700)
     cli(prog_name="casetrack")

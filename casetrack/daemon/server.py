@@ -36,6 +36,7 @@ from casetrack.daemon.endpoint import (
 )
 from casetrack.daemon.service import Service
 from casetrack.errors import CaseTrackError
+from casetrack.privacy_fs import private_umask
 from casetrack.store.lock import WriterLock
 
 log = logging.getLogger("casetrack.daemon")
@@ -233,6 +234,7 @@ class Daemon:
 
 
 def run_daemon(settings: Settings, foreground: bool, idle_exit_s: float = 0.0) -> None:
+    private_umask()  # job records, logs, case stores: readable by this account only (0600 / 0700)
     paths = RuntimePaths.of(settings)
     setup_logging(paths, to_stderr=foreground)
     os.environ.setdefault("LANCEDB_LOG", "error")

@@ -27,6 +27,7 @@ from casetrack.ingest.embedding import ChunkEmbeddings, embed_chunks
 from casetrack.ingest.files import sha256_file
 from casetrack.parse import parse_file
 from casetrack.parse.options import LOW_CONFIDENCE, PageProgress, ParseOptions
+from casetrack.privacy_fs import real_path
 from casetrack.store.case_store import CaseStore
 from casetrack.store.lance_tables import EMBEDDING_COLUMNS, chunk_schema
 
@@ -106,12 +107,12 @@ class Ingestor:
         started = time.monotonic()
         result = FileResult(path=str(path), name=path.name, status="error")
         try:
-            self._ingest(path.expanduser().resolve(), force, password, progress, result)
+            self._ingest(real_path(path.expanduser()), force, password, progress, result)
         except ParseError as e:
             result.status = "needs_ocr" if isinstance(e, NoTextError) else "error"
             result.error, result.hint, result.error_code = e.message, e.hint, e.code
             if isinstance(e, ScanNotReadError):  # `casetrack reocr` takes it once OCR can run
-                pending_ocr.add(self.store.dir, path.expanduser().resolve(), e.message)
+                pending_ocr.add(self.store.dir, real_path(path.expanduser()), e.message)
         except CaseTrackError as e:
             result.error, result.hint, result.error_code = e.message, e.hint, "error"
         except MemoryError:

@@ -86,7 +86,9 @@ async def delete_case(
     confirm: Annotated[bool, Field(description="Must be true to confirm deletion")] = False,
 ) -> Annotated[CallToolResult, DeletedOut]:
     tc = tool_context(ctx)
-    info = await call(lambda: tc.host.app.case_summary(case_name))
+    # A reference that is one case's name and another's id is refused, not guessed (privacy_fs).
+    ref = await call(lambda: tc.host.app.registry.get(case_name, destructive=True).id)
+    info = await call(lambda: tc.host.app.case_summary(ref))
     if not confirm:
         raise ToolError(
             f"Deletion requires confirm=true. This will permanently delete case \"{info['name']}\" and all "

@@ -27,6 +27,7 @@ from casetrack.mcp.context import (
 )
 from casetrack.mcp.host import JobView
 from casetrack.mcp.schemas import JobListOut, JobOut
+from casetrack.privacy_fs import check_allowed
 
 tools = ToolSet()
 
@@ -59,6 +60,20 @@ def _page_share(stage: str | None) -> float:
         return 0.0
 
 
+def writable_case(tc: ToolContext, case_name: str | None) -> str:
+    """The id of the case an ingest goes to; a closed case says so before any path is looked at."""
+    record = tc.case(case_name)
+    record.require_writable()
+    return record.id
+
+
+def allowed_path(tc: ToolContext, path: Path) -> Path:
+    """The real path of a file or folder Claude asked for, if it is under an allowed root and
+    outside system folders, hidden folders and the data directory (privacy_fs.check_allowed)."""
+    settings = tc.host.app.settings
+    return check_allowed(path, settings.allowed_roots, settings.home_dir, private=(settings.data_dir,))
+
+
 def job_out(job: JobView) -> JobOut:
     return JobOut(**job.to_json())
 
@@ -79,10 +94,12 @@ async def ingest_document(
     path = Path(file_path).expanduser()
 
     def submit() -> JobView:
-        if not path.is_file():
-            what = "a folder (use ingest_folder)" if path.is_dir() else "not found"
+        case = writable_case(tc, case_name)
+        real = allowed_path(tc, path)  # before looking at it: a refusal says nothing of what exists
+        if not real.is_file():
+            what = "a folder (use ingest_folder)" if real.is_dir() else "not found"
             raise ToolError(f"File {what}: {path}\n\nCheck that the path is correct and the file exists.")
-        return tc.host.submit_ingest(tc.case_id(case_name), [path.resolve()], force, label=str(path))
+        return tc.host.submit_ingest(case, [real], force, label=str(path))
 
     job = await follow(tc, await call(submit), wait_seconds, ctx)
     return result(render.job(job.to_json()), job_out(job))
@@ -105,13 +122,16 @@ async def ingest_folder(
     def submit() -> JobView:
         from casetrack.ingest.files import discover_files
 
-        if not folder.is_dir():
+        case = writable_case(tc, case_name)
+        real = allowed_path(tc, folder)
+        if not real.is_dir():
             raise ToolError(f"Folder not found: {folder}\n\nCheck that the path is correct.")
-        paths = [p.resolve() for p in discover_files(folder, recursive)]
+        # The walk follows links only to files inside the folder, so every file is under `real`.
+        paths = [p.resolve() for p in discover_files(real, recursive)]
         if not paths:
             more = "" if recursive else " Sub-folders are skipped unless recursive=true."
             raise ToolError(f"No supported files in {folder} (PDF, DOCX, TXT, MD, RTF, PNG, JPEG, TIFF).{more}")
-        return tc.host.submit_ingest(tc.case_id(case_name), paths, force, label=str(folder))
+        return tc.host.submit_ingest(case, paths, force, label=str(folder))
 
     job = await follow(tc, await call(submit), wait_seconds, ctx)
     return result(render.job(job.to_json()), job_out(job))

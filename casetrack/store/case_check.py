@@ -54,9 +54,13 @@ def check_case(store: CaseStore) -> CheckReport:
 
 
 def repair_case(store: CaseStore) -> CheckReport:
-    """Recovery, then the check again (the caller holds the case's writer lock)."""
+    """Recovery, then the check again (the caller holds the case's writer lock); files and
+    folders of the case readable by other accounts are made private too."""
+    from casetrack.privacy_fs import repair_permissions
+
     before = check_case(store)
     actions = store.recover() if not before["healthy"] else []
+    actions += [f"permissions: {line}" for line in repair_permissions(store.dir)]
     after = check_case(store)
     after["repaired"] = actions
     return after

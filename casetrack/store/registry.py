@@ -2,14 +2,21 @@
 
 A small SQLite file in the data directory. Each case's data lives in `cases/<id>/`; the
 registry only indexes them, so deleting a case directory and its registry row removes it.
+Opening it makes the data directory and `cases/` private (0700): they hold privileged text.
+
+A case is named by its id or its name, so a name must never read as an id: names that look like
+one are refused, and a destructive command given a reference two cases answer to (one's name,
+another's id) refuses to guess.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 import shutil
 import sqlite3
 import time
+import unicodedata
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,9 +24,20 @@ from pathlib import Path
 from casetrack.domain.cases import CASE_TYPES, LANGUAGES, CaseStatus
 from casetrack.domain.views import CaseJson
 from casetrack.errors import CaseExistsError, CaseNotFoundError, CaseTrackError, Fix, reopen_fix
+from casetrack.privacy_fs import private_dir, private_file
 from casetrack.store.sqlite_util import connect, migrate
 
 _LIST_CASES = Fix("List cases", "casetrack case list", "list_cases")
+MAX_NAME_LENGTH = 200
+_ID_LENGTH = 12  # uuid4().hex[:12]
+_LOOKS_LIKE_ID = re.compile(rf"[0-9a-f]{{{_ID_LENGTH}}}")
+_ID_PREFIX = re.compile(rf"[0-9a-f]{{6,{_ID_LENGTH}}}")
+# Invisible characters that reorder or hide text: a name must read on screen as it is stored.
+_BIDI = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+class AmbiguousCaseError(CaseTrackError):
+    """A reference two cases answer to (one's name, another's id), given to a destructive command."""
 
 _MIGRATIONS = [
     """
@@ -68,11 +86,48 @@ def _name_key(name: str) -> str:
     return " ".join(name.casefold().split())
 
 
+def valid_case_name(name: str) -> str:
+    """`name` with its whitespace collapsed, or a CaseTrackError saying what is wrong with it (empty,
+    over MAX_NAME_LENGTH characters, control or invisible characters, shaped like a case id)."""
+    name = " ".join(name.split())
+    if not name:
+        raise CaseTrackError("A case needs a name.", fix=Fix("Example", 'casetrack case create "Smith v. Jones"',
+                                                          "create_case", {"name": "Smith v. Jones"}))
+    if len(name) > MAX_NAME_LENGTH:
+        raise CaseTrackError(f"A case name can have at most {MAX_NAME_LENGTH} characters; this one has {len(name)}.",
+                             "Use a shorter name (the parties and the docket number are enough).")
+    if any(unicodedata.category(c) == "Cc" or c in _BIDI for c in name):
+        raise CaseTrackError("A case name cannot contain control or invisible direction characters.",
+                             "Type the name again with letters, digits and punctuation only.")
+    if _LOOKS_LIKE_ID.fullmatch(name.casefold()):
+        raise CaseTrackError(
+            f"'{name}' looks like a case id ({_ID_LENGTH} hexadecimal characters): as a name, commands given it "
+            "could act on the wrong case.", f'Add a word to it, e.g. "Case {name}".')
+    return name
+
+
+def _ambiguous(key: str, records: list[CaseRecord], names: set[str]) -> AmbiguousCaseError:
+    # Each case by a reference only it answers to: its id, or its name when its id is the reference
+    # given (or another case's name).
+    refs = [f'"{r.name}"' if r.id == key.lower() or r.id in names else r.id for r in records]
+    both = " and ".join(f"'{r.name}' (id {r.id})" for r in records)
+    which = " or ".join(f"{ref} for '{r.name}'" for ref, r in zip(refs, records, strict=True))
+    return AmbiguousCaseError(f"'{key}' could mean two cases: {both}. Nothing was changed.",
+                              f"Repeat with a reference only one case answers to: {which}.")
+
+
 class CaseRegistry:
     def __init__(self, registry_path: Path, cases_dir: Path) -> None:
         self.cases_dir = cases_dir
+        existed = registry_path.exists()
+        # The data directory holds every case's text: 0700 whether CaseTrack just created it or a
+        # version before this one left it 0755 (then the log says so).
+        private_dir(registry_path.parent, note="CaseTrack data folder" if existed else None)
+        private_dir(cases_dir)
         self._conn = connect(registry_path)
         migrate(self._conn, _MIGRATIONS)
+        for path in (registry_path, Path(f"{registry_path}-wal"), Path(f"{registry_path}-shm")):
+            private_file(path)
 
     def close(self) -> None:
         self._conn.close()
@@ -81,10 +136,7 @@ class CaseRegistry:
         return self.cases_dir / case_id
 
     def create(self, name: str, case_type: str = "other", language: str = "en") -> CaseRecord:
-        name = " ".join(name.split())
-        if not name:
-            raise CaseTrackError("A case needs a name.", fix=Fix("Example", 'casetrack case create "Smith v. Jones"',
-                                                          "create_case", {"name": "Smith v. Jones"}))
+        name = valid_case_name(name)
         if case_type not in CASE_TYPES:
             raise CaseTrackError(
                 f"Unknown case type '{case_type}'.", f"Use one of: {', '.join(CASE_TYPES)}."
@@ -95,7 +147,7 @@ class CaseRegistry:
         record = CaseRecord(uuid.uuid4().hex[:12], name, case_type, language, CaseStatus.ACTIVE, now, now)
         # The directory first: a registry row never points at a missing directory, while an
         # orphan directory (crash between the two steps) is harmless and ignored.
-        self.case_dir(record.id).mkdir(parents=True, exist_ok=False)
+        self.case_dir(record.id).mkdir(mode=0o700, parents=True, exist_ok=False)
         try:
             self._conn.execute(
                 "INSERT INTO cases VALUES (?,?,?,?,?,?,?,?)",
@@ -124,17 +176,23 @@ class CaseRegistry:
             if not self.case_dir(row["id"]).is_dir():
                 self._conn.execute("DELETE FROM cases WHERE id = ?", (row["id"],))
 
-    def get(self, name_or_id: str) -> CaseRecord:
-        """Find a case by id, id prefix (>= 6 chars) or name (case-insensitive)."""
+    def get(self, name_or_id: str, *, destructive: bool = False) -> CaseRecord:
+        """Find a case by id, name (case-insensitive) or id prefix (>= 6 characters). An exact id
+        wins over a name, a name over a prefix. With `destructive` (delete a case or its documents),
+        a reference two cases answer to is refused with both named, instead of picking one."""
         self._prune_missing()
         key = name_or_id.strip()
-        row = self._conn.execute(
-            "SELECT * FROM cases WHERE id = ? OR name_key = ?", (key.lower(), _name_key(key))
-        ).fetchone()
-        if row is None and len(key) >= 6:
+        by_id = self._conn.execute("SELECT * FROM cases WHERE id = ?", (key.lower(),)).fetchone()
+        by_name = self._conn.execute("SELECT * FROM cases WHERE name_key = ?", (_name_key(key),)).fetchone()
+        by_prefix = None
+        if by_id is None and _ID_PREFIX.fullmatch(key.lower()):
             rows = self._conn.execute("SELECT * FROM cases WHERE id LIKE ?", (key.lower() + "%",)).fetchall()
-            if len(rows) == 1:
-                row = rows[0]
+            by_prefix = rows[0] if len(rows) == 1 else None
+        matches = {row["id"]: row for row in (by_id, by_name, by_prefix) if row is not None}
+        if destructive and len(matches) > 1:
+            names = {_name_key(r.name) for r in self.list()}
+            raise _ambiguous(key, [self._record(row) for row in matches.values()], names)
+        row = next((r for r in (by_id, by_name, by_prefix) if r is not None), None)
         if row is None:
             raise self._not_found(key)
         return self._record(row)
