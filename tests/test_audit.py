@@ -10,20 +10,14 @@ from pathlib import Path
 
 import anyio
 import pytest
-from click.testing import CliRunner, Result
 
 from casetrack.app.audit import KEEP_FILES, AuditLog
-from casetrack.cli.main import cli
+from tests.cli_runner import run
 from tests.daemon_util import daemon_stopped_after, data
 
 SECRET_QUESTION = "what did the CFO admit about the hidden ledger"
 
 
-def run(*args: str, ok: bool = True) -> Result:
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
-    if ok:
-        assert result.exit_code == 0, result.output
-    return result
 
 
 @pytest.fixture

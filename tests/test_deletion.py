@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
-from casetrack.cli.main import cli
+from tests.cli_runner import run
 
 SECRET = "The settlement figure agreed in mediation is four million two hundred thousand dollars"
 # A long document: the deleted one must be under a tenth of its fragment's rows, as in a real
@@ -33,11 +32,6 @@ OTHERS = {
 }
 
 
-def run(*args: str, ok: bool = True) -> Result:
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
-    if ok:
-        assert result.exit_code == 0, result.output
-    return result
 
 
 def _lance(home: Path) -> Any:

@@ -13,12 +13,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
-from casetrack.cli.main import cli
+from tests.cli_runner import run, run_json
 from tests.pdf_maker import merged_pdf, page_images, scanned_pdf, text_pdf, tiff
 
 LETTER = [
@@ -30,15 +28,8 @@ LETTER = [
 STAMPS = ["ACME0001200", "ACME0001201"]
 
 
-def run(*args: str, ok: bool = True, env: dict[str, str] | None = None) -> Result:
-    result = CliRunner(env=env).invoke(cli, list(args), catch_exceptions=False)
-    if ok:
-        assert result.exit_code == 0, result.output
-    return result
 
 
-def run_json(*args: str, ok: bool = True, env: dict[str, str] | None = None) -> Any:
-    return json.loads(run(*args, "--json", ok=ok, env=env).stdout)
 
 
 @pytest.fixture(scope="module")

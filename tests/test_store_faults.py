@@ -8,9 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from casetrack.cli.main import cli
+from tests.cli_runner import run
 
 DOCS = {
     "lease.txt": "The tenant shall pay rent monthly.\n\nEither party may terminate with sixty days written notice.\n",
@@ -18,11 +17,6 @@ DOCS = {
 }
 
 
-def run(*args: str, ok: bool = True) -> Result:
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
-    if ok:
-        assert result.exit_code == 0, result.output
-    return result
 
 
 @pytest.fixture
