@@ -21,6 +21,7 @@ from casetrack.app.audit import ENV_AUDIT_QUERIES, AuditLog
 from casetrack.config import Settings
 from casetrack.domain.cases import CaseStatus, DocumentSort
 from casetrack.domain.views import CaseSummary, ChunkView, DocumentDetails, DocumentSummary, StatusReport
+from casetrack.logsafe import safe_for_log
 from casetrack.store.registry import CaseRecord, CaseRegistry
 from casetrack.store.store_errors import store_errors
 
@@ -290,7 +291,7 @@ class CaseTrack:
             report = reembed_case(store, self.pool, everything, on_document, progress)
             if report.reembedded:  # every document was rewritten: compact and re-index, as after ingest
                 for step in store.lance.maintain():
-                    log.info("case %s: %s", store.record.name, step)
+                    log.info("case %s: %s", safe_for_log(store.record.name), step)
             return report
 
     def status(self, case: str | None = None) -> StatusReport:

@@ -11,6 +11,7 @@ from casetrack.app.models_check import mismatches
 from casetrack.embed.protocols import EmbedderPool
 from casetrack.errors import CaseTrackError
 from casetrack.ingest.pipeline import FileResult, Ingestor, Parse, Progress
+from casetrack.logsafe import safe_for_log
 from casetrack.store.case_store import CaseStore
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,7 @@ def ingest_files(
             on_file(i, len(paths), path)
         kwargs = {"progress": progress} if progress else {}
         result = ingestor.ingest_file(path, force=force, password=password, **kwargs)
-        log.info("%s: %s", path.name, result.status)
+        log.info("%s: %s", safe_for_log(path.name), result.status)
         results.append(result)
         if on_result:
             on_result(result)
@@ -50,7 +51,7 @@ def ingest_files(
         if progress:
             progress("index", 0, 1)
         for step in store.lance.maintain():
-            log.info("case %s: %s", store.record.name, step)
+            log.info("case %s: %s", safe_for_log(store.record.name), step)
         if progress:
             progress("index", 1, 1)
     return results

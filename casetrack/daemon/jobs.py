@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from casetrack.errors import CaseTrackError
+from casetrack.logsafe import safe_for_log
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +128,7 @@ class JobManager:
             try:
                 job = Job.from_json(json.loads(path.read_text(encoding="utf-8")))
             except (OSError, ValueError, TypeError) as e:
-                log.warning("ignoring unreadable job record %s: %s", path.name, e)
+                log.warning("ignoring unreadable job record %s: %s", safe_for_log(path.name), safe_for_log(str(e)))
                 continue
             self._jobs[job.id] = job
 

@@ -25,6 +25,7 @@ from casetrack.errors import CaseTrackError, NoTextError, ParseError, ScanNotRea
 from casetrack.ingest import pending_ocr
 from casetrack.ingest.embedding import ChunkEmbeddings, embed_chunks
 from casetrack.ingest.files import sha256_file
+from casetrack.logsafe import safe_for_log
 from casetrack.parse import parse_file
 from casetrack.parse.options import LOW_CONFIDENCE, PageProgress, ParseOptions
 from casetrack.privacy_fs import real_path
@@ -119,7 +120,7 @@ class Ingestor:
             result.error, result.error_code = f"{path.name}: ran out of memory while processing it.", "too_large"
             result.hint = "Split the file (e.g. by page ranges) and ingest the parts."
         except Exception as e:  # a parser bug on hostile input must not end the batch
-            log.error("unexpected failure on %s:\n%s", path, traceback.format_exc())
+            log.error("unexpected failure on %s:\n%s", safe_for_log(str(path)), traceback.format_exc())
             result.error = f"{path.name}: could not be processed ({type(e).__name__}: {str(e)[:200]})."
             result.error_code = "internal"
             result.hint = "The file may be damaged; try re-saving it. The log has details."
@@ -180,7 +181,7 @@ class Ingestor:
         except CaseTrackError:
             raise
         except Exception as e:  # the case's stores failed, not the user's file
-            log.error("storing %s failed:\n%s", path.name, traceback.format_exc())
+            log.error("storing %s failed:\n%s", safe_for_log(path.name), traceback.format_exc())
             raise CaseTrackError(
                 f"{path.name} was read, but the case's store could not be written ({type(e).__name__}: "
                 f"{str(e)[:160]}); your file is fine.",

@@ -18,6 +18,7 @@ import pyarrow as pa
 from casetrack.domain.slots import SLOT_ORDER
 from casetrack.embed.protocols import EmbedderPool
 from casetrack.ingest.embedding import embed_chunks
+from casetrack.logsafe import safe_for_log
 from casetrack.store import lance_tables as lt
 from casetrack.store.case_store import CaseStore
 from casetrack.store.journal import JournalEntry
@@ -100,7 +101,7 @@ def reembed_case(
         used.update({slot: use.to_json() for slot, use in emb.models.items()})
         store.commit_document(entry.doc_id, entry.name, entry.source_path, entry.sha256, rows, document_row)
         report.reembedded.append({"document": entry.name, "slots": list(emb.models), "chunks": rows.num_rows})
-        log.info("re-embedded %s (%s)", entry.name, ", ".join(emb.models))
+        log.info("re-embedded %s (%s)", safe_for_log(entry.name), ", ".join(emb.models))
     # Only now: until every document is done, the case keeps saying it holds the old vectors, so
     # search skips a swapped slot instead of mixing weights (and a crash leaves it that way).
     store.record_models(used)

@@ -28,6 +28,7 @@ from typing import Any
 from casetrack import errors
 from casetrack.domain import ParsedDocument
 from casetrack.errors import CorruptFileError, ParseError
+from casetrack.logsafe import safe_for_log
 from casetrack.parse.options import PageProgress, ParseOptions, no_progress
 
 log = logging.getLogger(__name__)
@@ -164,7 +165,7 @@ class IsolatedParser:
         raised) when it goes `limit` seconds without a page or dies."""
         while True:
             if not conn.poll(limit):
-                log.warning("parsing %s: no page read for %.0f s: stopping the parser", path, limit)
+                log.warning("parsing %s: no page read for %.0f s: stopping the parser", safe_for_log(str(path)), limit)
                 self._stop()
                 self.restarts += 1
                 raise CorruptFileError(

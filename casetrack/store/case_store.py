@@ -19,6 +19,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from casetrack.logsafe import safe_for_log
 from casetrack.store.bm25 import Bm25Index
 from casetrack.store.journal import DocState, JournalEntry
 from casetrack.store.journal_repair import (
@@ -162,7 +163,7 @@ class CaseStore:
         kept = {e.doc_id: e.gen for e in self.journal.all() if e.doc_id != doc_id and e.state == DocState.COMMITTED}
         rebuild_bm25(self.bm25, self.lance, kept)
         self.journal.remove(doc_id)
-        log.info("case %s: deleted %s from disk (%d rows of other documents rewritten)", self.record.name, doc_id,
+        log.info("case %s: deleted %s from disk (%d rows of other documents rewritten)", safe_for_log(self.record.name), doc_id,
                  rewritten)
 
     def _sync_bm25(self, doc_id: str, gen: int) -> None:
@@ -207,7 +208,8 @@ class CaseStore:
         actions += adopt_lost_documents(self.journal, self.lance)[1]
         actions += self._repair_drift()
         if actions:
-            log.info("case %s: recovery took %.2fs: %s", self.record.name, time.monotonic() - started, "; ".join(actions))
+            log.info("case %s: recovery took %.2fs: %s", safe_for_log(self.record.name), time.monotonic() - started,
+                     safe_for_log("; ".join(actions)))
         return actions
 
     def _recover_entry(self, entry: JournalEntry) -> str:

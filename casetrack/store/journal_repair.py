@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from casetrack.logsafe import safe_for_log
 from casetrack.store.journal import Journal
 from casetrack.store.lance_tables import DOCUMENTS, LanceTables
 
@@ -40,7 +41,7 @@ def open_journal(path: Path) -> tuple[Journal, str | None]:
             if part.exists():
                 part.replace(Path(f"{aside}{suffix}"))
         why = f"the journal could not be read ({exc}); it was moved to {aside.name} and rebuilt from LanceDB"
-        log.warning("case journal %s: %s", path, why)
+        log.warning("case journal %s: %s", safe_for_log(str(path)), safe_for_log(why))
         return Journal(path), why
 
 
