@@ -173,7 +173,7 @@ class Ingestor:
         embeddings = embed_chunks(self.pool, self.language, case, [d.text for d in drafts], progress)
         result.warnings += list(embeddings.missing.values())
         rows = chunk_rows(drafts, embeddings)
-        document_row = _document_row(path, name, sha, parsed, len(drafts), embeddings, result.warnings)
+        document_row = _document_row(path, name, sha, parsed, len(drafts), embeddings, result)
         progress("store", 0, 1)
         self.store.record_models({slot: use.to_json() for slot, use in embeddings.models.items()})
         try:
@@ -205,7 +205,8 @@ class Ingestor:
 
 
 def _ocr_report(parsed: ParsedDocument, result: FileResult) -> None:
-    """The ingest report's OCR facts: pages OCR'd, their confidence, the ones to check, Bates."""
+    """The ingest report's OCR facts: pages OCR'd, their confidence, the ones to check, Bates
+    (the document row takes them from here: store/documents.py shows them)."""
     ocr = [p for p in parsed.pages if p.extraction_method.value == "ocr" and p.number is not None]
     result.ocr_pages = [p.number for p in ocr if p.number is not None]
     scores = [p.ocr_confidence for p in ocr if p.ocr_confidence is not None]
@@ -213,8 +214,14 @@ def _ocr_report(parsed: ParsedDocument, result: FileResult) -> None:
     result.low_confidence_pages = [
         p.number for p in ocr if p.number is not None and p.ocr_confidence is not None and p.ocr_confidence < LOW_CONFIDENCE
     ]
+    stamps = _bates_ends(parsed)
+    result.bates = (stamps[0] if stamps[0] == stamps[-1] else " - ".join(stamps)) if stamps else None
+
+
+def _bates_ends(parsed: ParsedDocument) -> list[str]:
+    """The document's first and last Bates stamps ([] when it carries none)."""
     stamps = [p.bates for p in parsed.pages if p.bates]
-    result.bates = (stamps[0] if len(stamps) == 1 else f"{stamps[0]} - {stamps[-1]}") if stamps else None
+    return stamps[:1] + stamps[-1:]
 
 
 def chunk_rows(drafts: list[ChunkDraft], embeddings: ChunkEmbeddings) -> pa.Table:
@@ -246,7 +253,7 @@ def chunk_rows(drafts: list[ChunkDraft], embeddings: ChunkEmbeddings) -> pa.Tabl
 
 
 def _document_row(
-    path: Path, name: str, sha: str, parsed: ParsedDocument, chunks: int, emb: ChunkEmbeddings, warnings: list[str]
+    path: Path, name: str, sha: str, parsed: ParsedDocument, chunks: int, emb: ChunkEmbeddings, result: FileResult
 ) -> dict[str, Any]:
     return {
         "name": name,
@@ -257,18 +264,15 @@ def _document_row(
         "page_count": parsed.page_count,
         "chunk_count": chunks,
         "needs_ocr_pages": parsed.needs_ocr_pages,
-        "ocr_pages": [p.number for p in parsed.pages if p.extraction_method.value == "ocr" and p.number is not None],
+        "ocr_pages": result.ocr_pages,
         "page_ocr_confidence": {
             str(p.number): round(p.ocr_confidence, 1) for p in parsed.pages
             if p.number is not None and p.ocr_confidence is not None
         },
-        "low_confidence_pages": [
-            p.number for p in parsed.pages
-            if p.number is not None and p.ocr_confidence is not None and p.ocr_confidence < LOW_CONFIDENCE
-        ],
-        "bates": [p.bates for p in parsed.pages if p.bates][:1] + [p.bates for p in parsed.pages if p.bates][-1:],
+        "low_confidence_pages": result.low_confidence_pages,
+        "bates": _bates_ends(parsed),
         "ingested_at": time.time(),
         "embed_model": emb.models["E1"].fingerprint,
         "embed_models": sorted(f"{slot}={use.fingerprint}" for slot, use in emb.models.items()),
-        "warnings": warnings,
+        "warnings": result.warnings,
     }

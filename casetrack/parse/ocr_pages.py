@@ -32,7 +32,8 @@ def ocr_problem(options: ParseOptions) -> ParseError | None:
     for key, value in RECOMMENDED_ENV.items():  # tesseract inherits it (one thread a page: faster on 2 cores)
         os.environ.setdefault(key, value)
     if not options.ocr_languages:
-        return ParseError("OCR is turned off for this ingest.", "Ingest again without --no-ocr.")
+        return ParseError("OCR is turned off for this ingest (CASETRACK_OCR_LANGUAGES or --ocr-languages is empty).",
+                          "Unset it, or set it to eng, por or eng+por, and run `casetrack reocr`.")
     try:
         require_languages(options.ocr_languages)
     except ParseError as e:

@@ -51,12 +51,19 @@ def candidate_table(store: CaseStore, candidates: list[str], parts: list[pa.Tabl
     return merged.take(pa.array(first, pa.int64())) if len(first) < merged.num_rows else merged
 
 
-def passage_window(text: str, index: int | None) -> tuple[int, int] | None:
-    """The character span of a chunk's passage window `index` (as embedded at ingest)."""
-    if index is None:
-        return None
+def pin_windows(
+    text: str, best: int | None, sims: Any
+) -> tuple[tuple[int, int] | None, list[tuple[tuple[int, int], float]] | None]:
+    """What the pin-cite reads of a chunk's passage windows (as embedded at ingest, split once):
+    the span of the window that matched E1 best (`best`, its index), and each window's span with
+    its cosine `sims` (None without windows)."""
+    if best is None and sims is None:
+        return None, None
     spans = window_spans(text)
-    return spans[index] if index < len(spans) else None
+    focus = spans[best] if best is not None and best < len(spans) else None
+    if sims is None or len(spans) != len(sims):
+        return focus, None
+    return focus, list(zip(spans, (float(s) for s in sims), strict=True))
 
 
 def asked_window_sims(
@@ -74,10 +81,3 @@ def asked_window_sims(
     dim = int(vector.shape[0])
     return {cid: unpack_windows(blob, dim) @ q for cid, blob in zip(ids, blobs.to_pylist(), strict=True) if cid in sims}
 
-
-def window_cosines(text: str, sims: Any) -> list[tuple[tuple[int, int], float]] | None:
-    """Each passage window of a chunk with the query's E1 cosine (None without windows)."""
-    if sims is None:
-        return None
-    spans = window_spans(text)
-    return list(zip(spans, (float(s) for s in sims), strict=True)) if len(spans) == len(sims) else None

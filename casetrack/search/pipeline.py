@@ -29,8 +29,7 @@ from casetrack.search.candidates import (
     asked_window_sims,
     candidate_table,
     only_filtered,
-    passage_window,
-    window_cosines,
+    pin_windows,
 )
 from casetrack.search.config import SearchConfig
 from casetrack.search.fusion import reciprocal_rank_fusion
@@ -263,10 +262,10 @@ def _page(run: _Run, ordered: list[tuple[str, float]], request: SearchRequest) -
 
     def hit(chunk_id: str, score: float) -> SearchHit:
         row = fetched[chunk_id]
+        focus, windows = pin_windows(row["text"], run.best_window.get(chunk_id), run.window_sims.get(chunk_id))
         return pinned_hit(
             chunk_id, row, documents_by_id, score, run.query, store.bm25.analyzer,
-            focus=passage_window(row["text"], run.best_window.get(chunk_id)), exact=run.exact_spans.get(chunk_id),
-            windows=window_cosines(row["text"], run.window_sims.get(chunk_id)),
+            focus=focus, exact=run.exact_spans.get(chunk_id), windows=windows,
         )
 
     response.hits = _rate(run, [hit(c, s) for c, s in ordered[offset : offset + top_k] if c in fetched])

@@ -37,10 +37,8 @@ def check_case(store: CaseStore) -> CheckReport:
     committed = store.documents()
     for entry in store.journal.unfinished():
         problems.append(f"journal: {entry.name} is '{entry.state.value}' (an ingest or delete was interrupted)")
-    for entry in committed:
-        have = store.lance.count_chunks(entry.doc_id, entry.gen)
-        if have != entry.expected_chunks:
-            problems.append(f"LanceDB: {entry.name} has {have} of its {entry.expected_chunks} chunks")
+    for entry, have in store.incomplete_documents():
+        problems.append(f"LanceDB: {entry.name} has {have} of its {entry.expected_chunks} chunks")
     expected = sum(e.expected_chunks for e in committed)
     indexed = store.bm25.total()
     if indexed != expected:

@@ -177,11 +177,17 @@ class CaseStore:
         """Unfinished documents, a keyword index to rebuild, or one that holds another number of
         chunks than the committed documents (a lost or damaged index file)."""
         self.lance.table(CHUNKS)  # opening sets a damaged newest version aside (store/lance_versions.py)
-        if self.lance.fallbacks or self.journal.unfinished() or self.bm25.needs_rebuild():
+        if self.lance.fallbacks or self.bm25.needs_rebuild():
             return True
-        if journal_behind(self.journal, self.lance):
+        entries = self.journal.all()  # read once: this runs at every open (every search)
+        if any(e.state != DocState.COMMITTED for e in entries) or journal_behind(len(entries), self.lance):
             return True
-        return self.bm25.total() != sum(e.expected_chunks for e in self.documents())
+        return self.bm25.total() != sum(e.expected_chunks for e in entries)
+
+    def incomplete_documents(self) -> list[tuple[JournalEntry, int]]:
+        """Committed documents whose chunks LanceDB does not hold in full, with how many it has."""
+        counted = [(e, self.lance.count_chunks(e.doc_id, e.gen)) for e in self.documents()]
+        return [(e, have) for e, have in counted if have != e.expected_chunks]
 
     def recover(self) -> list[str]:
         """Roll every unfinished document forward or back, then repair tantivy drift.
@@ -238,11 +244,10 @@ class CaseStore:
         only in it leave the journal (and the keyword index), so ingesting the file again is not
         refused as a duplicate."""
         actions = []
-        for entry in self.documents():
-            if self.lance.count_chunks(entry.doc_id, entry.gen) != entry.expected_chunks:
-                self.bm25.delete_document(entry.doc_id)
-                self.journal.remove(entry.doc_id)
-                actions.append(f"lost {entry.name} with the damaged LanceDB version: ingest it again")
+        for entry, _ in self.incomplete_documents():
+            self.bm25.delete_document(entry.doc_id)
+            self.journal.remove(entry.doc_id)
+            actions.append(f"lost {entry.name} with the damaged LanceDB version: ingest it again")
         return actions
 
     def _repair_drift(self) -> list[str]:

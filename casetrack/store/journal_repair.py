@@ -45,10 +45,11 @@ def open_journal(path: Path) -> tuple[Journal, str | None]:
         return Journal(path), why
 
 
-def journal_behind(journal: Journal, lance: LanceTables) -> bool:
-    """Cheap (two counts, for every open): LanceDB holds more documents than the journal knows."""
+def journal_behind(known: int, lance: LanceTables) -> bool:
+    """Cheap (a count, for every open): LanceDB holds more documents than the `known` journal
+    entries."""
     table = lance.table(DOCUMENTS)
-    return table is not None and int(table.count_rows()) > len(journal.all())
+    return table is not None and int(table.count_rows()) > known
 
 
 def lost_documents(journal: Journal, lance: LanceTables) -> list[dict[str, Any]]:
