@@ -58,6 +58,12 @@ def cited(hit: Any) -> tuple[str, int | None, tuple[int, int]]:
     return p.document, p.page, (p.line_start, p.line_end)
 
 
+def source(set_dir: Path, name: str) -> Path:
+    """A set's file: under ../shared/data, or "./docs/x.txt" beside the set (documents its
+    writer wrote, so that no gold is in ../shared)."""
+    return (set_dir / name).resolve() if name.startswith("./") else DATA / name
+
+
 def chunk_range(hit: Any) -> tuple[str, int | None, tuple[int, int]]:
     """The whole chunk's place (since issue 12 a hit's own provenance is its pin-cite)."""
     p = getattr(hit, "chunk_provenance", None) or hit.provenance
@@ -125,7 +131,7 @@ class PageBM25:
 # -- the run -------------------------------------------------------------------------------------
 
 
-def build_cases(app: CaseTrack, spec: dict[str, Any]) -> dict[str, str]:
+def build_cases(app: CaseTrack, spec: dict[str, Any], set_dir: Path) -> dict[str, str]:
     names: dict[str, str] = {}
     for key, case in spec["cases"].items():
         name = f"blind-{key}"
@@ -133,7 +139,7 @@ def build_cases(app: CaseTrack, spec: dict[str, Any]) -> dict[str, str]:
         if not any(r.name == name for r in app.registry.list()):
             app.create_case(name, "contract" if case.get("language", "en") == "en" else "other", case.get("language", "en"))
         have = {d["name"] for d in app.case_summary(name)["documents"]}
-        missing = [DATA / f for f in case["files"] if Path(f).name not in have]
+        missing = [source(set_dir, f) for f in case["files"] if Path(f).name not in have]
         if missing:
             t = time.monotonic()
             print(f"  ingesting {len(missing)} files into {name} ...", flush=True)
@@ -164,9 +170,10 @@ def main() -> None:
     args = parser.parse_args()
     spec = json.loads(Path(args.set).read_text())
     app = CaseTrack(resolve_settings(Path(args.cache), args.models_dir, environ={}))
-    names = build_cases(app, spec)
+    set_dir = Path(args.set).resolve().parent
+    names = build_cases(app, spec, set_dir)
     baselines = {} if args.no_bm25 else {
-        key: PageBM25([DATA / f for f in case["files"]]) for key, case in spec["cases"].items()}
+        key: PageBM25([source(set_dir, f) for f in case["files"]]) for key, case in spec["cases"].items()}
     rows: list[dict[str, Any]] = []
     for q in spec["questions"]:
         row: dict[str, Any] = {"id": q["id"], "case": q["case"], "kind": q["kind"], "lang": q.get("lang")}

@@ -90,6 +90,10 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "-focus": {"lists": _ALL, "boost_discount_common": True, **_BOOSTED, "focus": False},
     "+heading": {"lists": _ALL, "boost_heading_weight": 0.25, **_BOOSTED},
     "+rerank": {"lists": _ALL, "boost": True, "rerank": True, "skip_lists": {}},
+    "+asked1": {"asked_weight": 1.0},
+    "+asked2": {"asked_weight": 2.0},
+    # Issue 12, third round: the question-alone E1 list of scene-setting queries left out.
+    "-question": {"question_weight": 0.0},
     "default": {},  # SearchConfig() as shipped: +boost, and for Portuguese cases without E7
 }
 

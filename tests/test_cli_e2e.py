@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from casetrack.cli.main import cli
+from casetrack.search.relevance import NO_GOOD_MATCH
 from tests.conftest import DATA, require
 
 CUAD_PDF = DATA / "legal_span_bench/cuad_pdf/Part_II/Hosting/BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.PDF"
@@ -101,9 +102,9 @@ def test_ingest_pdf_docx_txt_and_search_with_citations(case: str, tmp_path: Path
     assert first["source"]["page"] == top["source"]["page"]
     # Nothing in the case says this: the CLI says so, and --json carries the flag.
     nonsense = run_json("search", "--case", case, "recipe for chocolate cake with strawberries")
-    assert nonsense["no_good_match"] is True and all(r["relevance"] < 0.4 for r in nonsense["results"])
+    assert nonsense["no_good_match"] is True and all(r["relevance"] < NO_GOOD_MATCH for r in nonsense["results"])
     assert "No good match" in run("search", "--case", case, "recipe for chocolate cake with strawberries").stdout
-    assert out["no_good_match"] is False and top["relevance"] >= 0.4
+    assert out["no_good_match"] is False and top["relevance"] >= NO_GOOD_MATCH
 
     miss = run("search", "--case", case, "anything", "--document", "Hostng Agrement", ok=False)
     assert "No document named" in miss.stderr

@@ -200,3 +200,14 @@ def test_a_pasted_passage_comes_first_and_nonsense_is_no_good_match(app: CaseTra
     assert response.hits[0].provenance.document == "lease.txt" and "sixty days" in response.hits[0].snippet
     assert not response.no_good_match
     assert app.search("Lease", "recipe for chocolate cake with strawberries").no_good_match
+
+
+def test_a_query_that_sets_a_scene_also_ranks_by_its_question_alone(app: CaseTrack) -> None:
+    from casetrack.search.config import SearchConfig
+
+    scene = "Consider the lease between the tenant and the landlord; how can the agreement be cancelled?"
+    response = app.search("Lease", scene, top_k=2)
+    assert "question" in response.stages_used and response.hits[0].provenance.document == "lease.txt"
+    assert "terminate" in response.hits[0].snippet
+    assert "question" not in app.search("Lease", scene, config=SearchConfig(question_weight=0.0)).stages_used
+    assert "question" not in app.search("Lease", "how can the agreement be cancelled?").stages_used

@@ -10,6 +10,8 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from casetrack.search.relevance import NO_GOOD_MATCH
+
 NO_ACTIVE_CASE = (
     "No active case. Create or switch to a case first:\n"
     "  - create_case: Create a new case\n"
@@ -168,7 +170,7 @@ def search(out: Mapping[str, Any], case_stats: str, max_chars: int = 700) -> str
         return "\n".join(lines)
     if out.get("no_good_match"):
         lines += ["", "No good match: nothing in this case clearly answers this; the results below are only the "
-                  "nearest text (relevance under 0.4). Do not treat them as the answer."]
+                  f"nearest text (relevance under {NO_GOOD_MATCH}). Do not treat them as the answer."]
     if out.get("documents"):
         lines += ["", "Best documents:"]
         for i, d in enumerate(out["documents"], start=1):

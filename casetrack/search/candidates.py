@@ -3,15 +3,12 @@ from what recall read, a chunk filter (Bates range) applied to it, each window's
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from casetrack.chunk.windows import unpack_windows, window_spans
-from casetrack.search.pin_terms import asked_text
+from casetrack.chunk.windows import window_spans
 from casetrack.store.case_store import CaseStore
 
 MAX_FILTERED_CANDIDATES = 2000  # a Bates range naming at most this many chunks: all are candidates
@@ -64,20 +61,3 @@ def pin_windows(
     if sims is None or len(spans) != len(sims):
         return focus, None
     return focus, list(zip(spans, (float(s) for s in sims), strict=True))
-
-
-def asked_window_sims(
-    query: str, encode: Callable[[str], Any], ids: list[str], blobs: Any, sims: dict[str, Any]
-) -> dict[str, Any]:
-    """Each candidate's passage-window cosines for the pin-cite, with the question itself when
-    the query sets a scene first ("Consider the supply agreement between Acme and Beta; what is
-    the notice period?"): the scene's names point every window at the cover page. One more
-    query encoding, only for such queries."""
-    asked = asked_text(query)
-    if asked == query or not sims or blobs is None:
-        return sims
-    vector = encode(asked)
-    q = vector / max(float(np.linalg.norm(vector)), 1e-12)
-    dim = int(vector.shape[0])
-    return {cid: unpack_windows(blob, dim) @ q for cid, blob in zip(ids, blobs.to_pylist(), strict=True) if cid in sims}
-

@@ -33,6 +33,11 @@ class SearchConfig:
     # E1 ranks a chunk by its own vector plus its best passage window (chunk/windows.py).
     dense_windows: bool = True
     rrf_k: int = 60
+    # A query that sets a scene before its question ("Consider the supply agreement between Acme
+    # and Beta; what is the notice period?") adds one more list: E1 of the question alone
+    # (search/pipeline.py `_question_list`), with this weight. bench/RESULTS.md, 2026-11-25:
+    # CUAD span recall@5 .508 -> .580, CUAD PDFs top-1 page .15 -> .18; 0 to -0.02 elsewhere.
+    question_weight: float = 1.0
     weights: dict[str, float] = field(default_factory=lambda: {name: 1.0 for name in LISTS})
     # Stage 3: exact-match boost (quoted phrases, citations, numbers, party names...).
     boost: bool = True

@@ -25,14 +25,10 @@ from casetrack.domain import SearchHit, SearchResponse
 from casetrack.domain.slots import BM25, FUSED_SLOTS, SLOTS
 from casetrack.errors import CaseTrackError, Fix
 from casetrack.search import relevance, stages
-from casetrack.search.candidates import (
-    asked_window_sims,
-    candidate_table,
-    only_filtered,
-    pin_windows,
-)
+from casetrack.search.candidates import candidate_table, only_filtered, pin_windows
 from casetrack.search.config import SearchConfig
 from casetrack.search.fusion import reciprocal_rank_fusion
+from casetrack.search.pin_terms import asked_text
 from casetrack.search.pincite import pinned_hit
 from casetrack.search.request import SearchRequest
 from casetrack.search.results import add_context, by_document, filter_bates, filter_documents
@@ -40,6 +36,8 @@ from casetrack.search.runtime import Inline, SearchRuntime
 from casetrack.store import lance_tables as lt
 from casetrack.store.case_store import CaseStore, chunk_id_for, doc_of_chunk, gen_of_chunk
 
+# The ranked list of E1 with the query's question alone (when a scene comes first).
+QUESTION = "question"
 # Straddling candidates checked with their neighbour at most (more: the query is not a passage).
 MAX_STRADDLES = 8
 # Which stored columns each fused list scores candidates with (names from domain/slots.py).
@@ -218,9 +216,7 @@ def _fuse(run: _Run, table: pa.Table) -> dict[str, float]:
         elif name == "dense" and cfg.dense_windows:
             windowed = stages.windowed_dense_scores(vector, ids, column(lt.VECTOR), column(lt.WINDOW_VECTORS))
             scores, run.best_window, run.cosines = windowed.scores, windowed.best_window, windowed.best_cosine
-            run.window_sims = asked_window_sims(
-                run.query, lambda text: run.encode("dense", text), ids, column(lt.WINDOW_VECTORS), windowed.window_sims
-            )
+            run.window_sims = _question_list(run, ids, column) or windowed.window_sims
             if windowed.with_windows:
                 response.stages_used.append("dense_windows")
             elif scores:
@@ -239,13 +235,31 @@ def _fuse(run: _Run, table: pa.Table) -> dict[str, float]:
     if "dense" in run.rankings:
         response.stages_used.insert(1 if BM25 in run.rankings else 0, "dense")
     focus = run.rankings.pop("focus", None)
-    fused = dict(reciprocal_rank_fusion(run.rankings, k=cfg.rrf_k, weights=cfg.weights))
+    weights = {**cfg.weights, QUESTION: cfg.question_weight}
+    fused = dict(reciprocal_rank_fusion(run.rankings, k=cfg.rrf_k, weights=weights))
     if focus is not None and "text" in table.column_names:
         _refocus(run, fused, focus, dict(zip(ids, table.column("text").to_pylist(), strict=True)))
     if len(run.rankings) > 1:
         response.stages_used.append("rrf")
     run.clock.lap("fuse")
     return fused
+
+
+def _question_list(run: _Run, ids: list[str], column: Callable[[str], Any]) -> dict[str, Any] | None:
+    """A query that sets a scene before its question ("Consider the supply agreement between
+    Acme and Beta; what is the notice period?"): E1 of the question alone ranks the candidates
+    as one more list, and its passage-window cosines are the ones the pin-cite reads (the
+    scene's names point every window at the cover page). One more query encoding, only for such
+    queries; None for the others."""
+    asked = asked_text(run.query)
+    if asked == run.query:
+        return None
+    vector = run.encode("dense", asked)
+    windowed = stages.windowed_dense_scores(vector, ids, column(lt.VECTOR), column(lt.WINDOW_VECTORS))
+    if run.cfg.question_weight:
+        run.rankings[QUESTION] = stages.rank_by(windowed.scores)
+        run.response.stages_used.append(QUESTION)
+    return windowed.window_sims
 
 
 def _page(run: _Run, ordered: list[tuple[str, float]], request: SearchRequest) -> None:
