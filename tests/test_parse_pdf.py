@@ -338,3 +338,16 @@ def test_every_robustness_pdf_parses_or_raises_a_parse_error(max_bytes: int | No
         outcomes[kind] = outcomes.get(kind, 0) + 1
     print(f"{len(files)} PDFs in {time.monotonic() - started:.1f} s: {outcomes}")
     assert outcomes.get("parsed", 0) > at_least
+
+
+def test_bytes_before_the_pdf_header_are_skipped(tmp_path: Path) -> None:
+    """A real court filing starts with "%%EOF" before "%PDF-" (qpdf and Acrobat open it; pdfminer
+    read its offsets from byte 0 and found no /Root)."""
+    source = require(DATA / "legal_docs_us_courts" / "missouri.pdf")
+    doc = parse_pdf(source)
+    assert len(doc.pages) == 5 and "St. Charles County" in doc.pages[0].text
+    prefixed = tmp_path / "prefixed.pdf"
+    clean = source.read_bytes()[source.read_bytes().find(b"%PDF-"):]
+    prefixed.write_bytes(b"From: scanner@example.org\r\n\r\n" + clean)
+    assert [p.text for p in parse_pdf(prefixed).pages] == [p.text for p in doc.pages]
+    assert pdf_page_count(prefixed) == 5

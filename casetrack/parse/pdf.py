@@ -8,6 +8,7 @@ the others to tesseract (parse/ocr_pages.py) when it can run; otherwise they sta
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 from collections.abc import Iterator, Sequence
@@ -28,6 +29,7 @@ from casetrack.errors import (
     ParseError,
     ScanNotReadError,
 )
+from casetrack.logsafe import safe_for_log
 from casetrack.parse.ocr_pages import PageCache, ocr_pdf_page, ocr_problem
 from casetrack.parse.options import PageProgress, ParseOptions, no_progress
 from casetrack.parse.pagebuilder import PageBuilder
@@ -153,10 +155,31 @@ def _check_not_empty(path: Path) -> None:
         )
 
 
+# Readers accept bytes before the "%PDF-" header (Acrobat looks in the first 1,024); pdfminer
+# reads cross-reference offsets from byte 0 and then finds no /Root.
+_HEADER_WINDOW = 1024
+
+
+def _pdf_source(path: Path) -> Path | io.BytesIO:
+    """The file, or its bytes from the header on when something comes before "%PDF-" (a mail
+    gateway's or scanner's prefix): cross-reference offsets count from the header."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(_HEADER_WINDOW)
+            at = head.find(b"%PDF-")
+            if at <= 0:
+                return path
+            f.seek(at)
+            logger.info("%s: %d bytes before the PDF header skipped", safe_for_log(path.name), at)
+            return io.BytesIO(f.read())
+    except OSError:
+        return path  # opening it below says what is wrong
+
+
 @contextmanager
 def _open_pdf(path: Path, password: str | None) -> Iterator[Any]:
     try:
-        pdf = pdfplumber.open(path, password=password or "")
+        pdf = pdfplumber.open(_pdf_source(path), password=password or "")
     except PdfminerException as e:
         raise _map_open_error(path, password, e.args[0] if e.args else e) from e
     except OSError as e:
