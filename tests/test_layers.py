@@ -21,7 +21,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("application", ("casetrack.app",)),
     ("services", ("casetrack.ingest", "casetrack.search")),
     ("components", ("casetrack.store", "casetrack.embed", "casetrack.parse", "casetrack.ocr", "casetrack.chunk",
-                    "casetrack.quote")),
+                    "casetrack.quote", "casetrack.legal")),
     ("domain", ("casetrack.domain", "casetrack.errors", "casetrack.config", "casetrack.privacy", "casetrack.privacy_fs",
                 "casetrack.logsafe", "casetrack")),
 )
