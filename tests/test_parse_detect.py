@@ -311,7 +311,7 @@ def test_binary_junk(tmp_path: Path) -> None:
         detect_file_type(write(tmp_path, "junk.bin", junk))
     message = str(e.value)
     assert message.startswith("junk.bin: unsupported file type (binary data).")
-    assert "CaseTrack reads PDF, DOCX, TXT, MD, RTF and images." in message
+    assert "CaseTrack reads PDF, DOCX, TXT, MD, RTF, HTML and images." in message
     # Short junk has no NUL byte by chance; its control characters still give it away.
     no_nul = bytes(b for b in junk[:300] if b)
     with pytest.raises(UnsupportedFileError):

@@ -13,6 +13,7 @@ from casetrack.domain import FileType, ParagraphKind, ParsedDocument
 from casetrack.errors import CorruptFileError, EmptyFileError, EncryptedFileError, ParseError
 from casetrack.parse.docx import parse_docx
 from casetrack.parse.docx_numbering import format_number
+from casetrack.parse.options import ParseOptions
 from tests.conftest import DATA, require
 from tests.layout_contract import assert_page_consistent
 
@@ -421,3 +422,101 @@ def test_format_number() -> None:
     assert [format_number(n, "upperLetter") for n in (1, 26, 27)] == ["A", "Z", "AA"]
     assert format_number(3, "decimalZero") == "03"
     assert format_number(3, "ordinalTitle") == "3"
+
+
+# --------------------------------------------------------------------------------------------
+# Struck-through (revoked) text
+# --------------------------------------------------------------------------------------------
+
+
+def test_struck_run_left_out_and_counted() -> None:
+    path = require(CORPUS / "mammoth_tests" / "strikethrough.docx")  # <w:strike/> on a run
+    doc = parse_docx(path)
+    assert texts(doc) == ["Sold out"]
+    assert doc.warnings == (
+        "1 revoked (struck-through) passage left out of the index; set keep_revoked "
+        "(ingest --keep-revoked) to index it marked [revoked: ...]",
+    )
+    kept = parse_docx(path, ParseOptions(keep_revoked=True))
+    assert texts(kept) == ["[revoked: Today's Special: Salmon] Sold out"]
+    assert kept.warnings == ("1 revoked (struck-through) passage indexed, marked [revoked: ...]",)
+
+
+def test_double_strike_too() -> None:
+    path = require(CORPUS / "docx2python_tests" / "run_styles.docx")  # w:strike and w:dstrike
+    paragraphs = texts(parse_docx(path))
+    assert "Underline" in paragraphs and "Superscript" in paragraphs
+    assert "Strikethrough" not in paragraphs and "Double Strikethough" not in paragraphs
+    kept = texts(parse_docx(path, ParseOptions(keep_revoked=True)))
+    assert "[revoked: Double Strikethough]" in kept  # two struck runs, one passage
+
+
+def r(text: str, rpr: str = "") -> str:
+    return f'<w:r><w:rPr>{rpr}</w:rPr><w:t xml:space="preserve">{text}</w:t></w:r>'
+
+
+STRIKE = "<w:strike/>"
+
+
+def make_docx_with_styles(path: Path, body: str, styles: str) -> Path:
+    make_docx(path, body)
+    with zipfile.ZipFile(path, "a") as zf:
+        zf.writestr("word/styles.xml", f'<?xml version="1.0"?><w:styles xmlns:w="{W_NS}">{styles}</w:styles>')
+    return path
+
+
+def test_statute_in_portuguese(tmp_path: Path) -> None:
+    body = (
+        f"<w:p>{r('Art. 5º Texto original do artigo.', STRIKE)}</w:p>"
+        f"<w:p>{r('Art. 5º Texto em vigor. ')}{r('(Redação dada pela Lei nº 9.515, de 1997)')}</w:p>"
+        f"<w:p>{r('III - ascensão;', STRIKE)}{r(' (Revogado pela Lei nº 9.527, de 1997)')}</w:p>"
+        f"<w:p>{r('O contrato ')}{r('não ', STRIKE)}{r('será', STRIKE)}{r(' rescindido.')}</w:p>"
+    )
+    path = make_docx(tmp_path / "lei.docx", body)
+    doc = parse_docx(path)
+    assert_document_consistent(doc)
+    assert texts(doc) == [
+        "Art. 5º Texto em vigor. (Redação dada pela Lei nº 9.515, de 1997)",
+        "III - (Revogado pela Lei nº 9.527, de 1997)",  # the label stays with planalto's note
+        "O contrato rescindido.",
+    ]
+    assert doc.warnings[0].startswith("3 revoked (struck-through) passages left out")
+    kept = parse_docx(path, ParseOptions(keep_revoked=True))
+    assert_document_consistent(kept)
+    assert texts(kept) == [
+        "[revogado: Art. 5º Texto original do artigo.]",
+        "Art. 5º Texto em vigor. (Redação dada pela Lei nº 9.515, de 1997)",
+        "[revogado: III - ascensão;] (Revogado pela Lei nº 9.527, de 1997)",
+        "O contrato [revogado: não será] rescindido.",
+    ]
+
+
+def test_strike_from_styles_and_direct_override(tmp_path: Path) -> None:
+    styles = (
+        '<w:style w:type="character" w:styleId="Base"><w:rPr><w:dstrike/></w:rPr></w:style>'
+        '<w:style w:type="character" w:styleId="Revogado"><w:basedOn w:val="Base"/></w:style>'
+        '<w:style w:type="paragraph" w:styleId="Riscado"><w:rPr><w:strike/></w:rPr></w:style>'
+    )
+    char_style = '<w:rStyle w:val="Revogado"/>'
+    not_struck = '<w:strike w:val="0"/>'
+    riscado = '<w:pPr><w:pStyle w:val="Riscado"/></w:pPr>'
+    body = (
+        f"<w:p>{r('Keep ')}{r('gone', char_style)}{r(' end')}</w:p>"
+        f"<w:p>{riscado}{r('all struck')}</w:p>"
+        f"<w:p>{riscado}{r('shown', not_struck)}</w:p>"
+    )
+    doc = parse_docx(make_docx_with_styles(tmp_path / "styles.docx", body, styles))
+    assert texts(doc) == ["Keep end", "shown"]
+    assert doc.warnings[0].startswith("2 revoked")
+
+
+def test_struck_text_across_a_page_break_keeps_the_page(tmp_path: Path) -> None:
+    body = (
+        f"<w:p>{r('Um ')}{r('velho', STRIKE)}"
+        f'<w:r><w:rPr><w:strike/></w:rPr><w:lastRenderedPageBreak/><w:t>riscado</w:t></w:r>{r(" Dois")}</w:p>'
+    )
+    # Each page's part of the passage is marked on its own page.
+    for keep, expected in ((False, ["Um", "Dois"]), (True, ["Um [revogado: velho]", "[revogado: riscado] Dois"])):
+        doc = parse_docx(make_docx(tmp_path / "break.docx", body), ParseOptions(keep_revoked=keep))
+        assert_document_consistent(doc)
+        assert [page.text for page in doc.pages] == expected

@@ -34,6 +34,7 @@ class FileType(StrEnum):
     MARKDOWN = "markdown"
     RTF = "rtf"
     IMAGE = "image"
+    HTML = "html"
 
 
 @dataclass(frozen=True)

@@ -79,7 +79,7 @@ def job_out(job: JobView) -> JobOut:
 
 
 @tools.tool("Ingest document", WRITE,
-            "Add a document (PDF, DOCX, TXT, MD, RTF, or a PNG/JPEG/TIFF image; scanned pages are OCR'd) to a case: "
+            "Add a document (PDF, DOCX, TXT, MD, RTF, HTML, or a PNG/JPEG/TIFF image; scanned pages are OCR'd) to a case: "
             "extracts text with page, paragraph and line "
             "positions, chunks it, computes embeddings and indexes it, all on this computer. Waits up to "
             "wait_seconds, then returns a job id to check with get_job.")
@@ -130,7 +130,7 @@ async def ingest_folder(
         paths = [p.resolve() for p in discover_files(real, recursive)]
         if not paths:
             more = "" if recursive else " Sub-folders are skipped unless recursive=true."
-            raise ToolError(f"No supported files in {folder} (PDF, DOCX, TXT, MD, RTF, PNG, JPEG, TIFF).{more}")
+            raise ToolError(f"No supported files in {folder} (PDF, DOCX, TXT, MD, RTF, HTML, PNG, JPEG, TIFF).{more}")
         return tc.host.submit_ingest(case, paths, force, label=str(folder))
 
     job = await follow(tc, await call(submit), wait_seconds, ctx)

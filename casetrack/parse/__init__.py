@@ -1,4 +1,4 @@
-"""Components layer: a file into a `ParsedDocument` (pages with the exact character spans of their lines and paragraphs), by magic bytes; PDF (scanned pages OCR'd), DOCX, TXT/MD, RTF, images (OCR'd)."""
+"""Components layer: a file into a `ParsedDocument` (pages with the exact character spans of their lines and paragraphs), by magic bytes; PDF (scanned pages OCR'd), DOCX, TXT/MD, RTF, HTML, images (OCR'd)."""
 
 from __future__ import annotations
 
@@ -29,11 +29,15 @@ def parse_file(
     if file_type == FileType.DOCX:
         from casetrack.parse.docx import parse_docx
 
-        return parse_docx(path)
+        return parse_docx(path, options)
     if file_type == FileType.RTF:
         from casetrack.parse.rtf import parse_rtf
 
         return parse_rtf(path)
+    if file_type == FileType.HTML:
+        from casetrack.parse.html import parse_html
+
+        return parse_html(path, options)
     if file_type in (FileType.TEXT, FileType.MARKDOWN):
         from casetrack.parse.text import parse_text
 

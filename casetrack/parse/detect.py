@@ -8,6 +8,7 @@ messages. Every rejection says what the file looks like and what to do about it.
 from __future__ import annotations
 
 import logging
+import re
 import unicodedata
 import zipfile
 from pathlib import Path
@@ -35,6 +36,9 @@ SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(
         ".md",
         ".markdown",
         ".rtf",
+        ".html",
+        ".htm",
+        ".xhtml",
         ".png",
         ".jpg",
         ".jpeg",
@@ -44,8 +48,9 @@ SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(
 )
 
 MARKDOWN_EXTENSIONS: frozenset[str] = frozenset({".md", ".markdown"})
+HTML_EXTENSIONS: frozenset[str] = frozenset({".html", ".htm", ".xhtml"})
 
-_SUPPORTED_SENTENCE = "CaseTrack reads PDF, DOCX, TXT, MD, RTF and images."
+_SUPPORTED_SENTENCE = "CaseTrack reads PDF, DOCX, TXT, MD, RTF, HTML and images."
 _CONVERT_HINT = "Convert it to PDF or DOCX and ingest that."
 
 # Enough to see past a PDF's leading junk, an OLE header and a text sample's character mix.
@@ -160,6 +165,20 @@ def _classify_ole(path: Path, head: bytes) -> None:
 # Magic numbers
 # --------------------------------------------------------------------------------------------
 
+# What browsers sniff as HTML at the start of a text file (after comments and an XML prolog).
+_HTML_START = re.compile(r"\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)\b", re.I | re.S)
+_ANY_TAG = re.compile(r"<(?:[a-z][a-z0-9]*|!doctype|!--)[\s>/]", re.I)
+
+
+def _text_type(text: str, ext: str) -> FileType:
+    """TXT, MD or HTML for a file whose bytes are text: an HTML page by its opening tags (saved
+    pages lose their extension too), a file named .html by any tag at all."""
+    if ext not in MARKDOWN_EXTENSIONS and _HTML_START.match(text):
+        return FileType.HTML
+    if ext in HTML_EXTENSIONS and _ANY_TAG.search(text):
+        return FileType.HTML
+    return FileType.MARKDOWN if ext in MARKDOWN_EXTENSIONS else FileType.TEXT
+
 
 def _is_image(head: bytes) -> bool:
     if head.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"II*\x00", b"MM\x00*", b"GIF87a", b"GIF89a")):
@@ -252,7 +271,7 @@ def detect_file_type(path: Path) -> FileType:
             # A huge run of leading blanks says nothing about the rest; treat it as text.
             return FileType.MARKDOWN if ext in MARKDOWN_EXTENSIONS else FileType.TEXT
         if _bad_char_ratio(text) <= _MAX_BAD_CHAR_RATIO:
-            return FileType.MARKDOWN if ext in MARKDOWN_EXTENSIONS else FileType.TEXT
+            return _text_type(text.lstrip("\ufeff"), ext)
 
     # The bytes matched nothing we read. A known extension means a damaged file rather than
     # a foreign format, which calls for a different next step.
@@ -260,6 +279,8 @@ def detect_file_type(path: Path) -> FileType:
         ".pdf": "PDF",
         ".docx": "DOCX",
         ".rtf": "RTF",
+        ".html": "HTML",
+        ".htm": "HTML",
         ".png": "PNG",
         ".jpg": "JPEG",
         ".jpeg": "JPEG",

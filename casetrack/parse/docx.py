@@ -14,7 +14,8 @@ What it does not give us we read from the same lxml tree it parsed (each `Par.el
 * headings: style names from styles.xml (style ids are localised, e.g. "Ttulo1"), see
   `docx_styles`.
 
-Headers, footers and comments are skipped; footnotes and endnotes go at the end. This module
+Headers, footers and comments are skipped; footnotes and endnotes go at the end. Struck-through
+runs are marked in the XML too and left out or kept marked (`docx_strike`, `revoked`). This module
 opens the package, marks its page breaks and turns every failure into a ParseError.
 """
 
@@ -27,6 +28,7 @@ import warnings
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from docx2python import docx2python
 from lxml import etree
@@ -34,7 +36,10 @@ from lxml import etree
 from casetrack.domain import FileType, Page, ParagraphKind, ParsedDocument
 from casetrack.errors import CorruptFileError, EmptyFileError, ParseError
 from casetrack.parse.docx_pages import PageAssembler, mark_page_breaks
+from casetrack.parse.docx_strike import document_language, mark_struck_runs
 from casetrack.parse.docx_walker import DocxWalker
+from casetrack.parse.options import ParseOptions
+from casetrack.parse.revoked import RevokedText
 
 logger = logging.getLogger(__name__)
 
@@ -87,6 +92,17 @@ _SAFE_XML = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=T
 class _Package:
     source: Path | io.BytesIO
     page_mode: str | None
+    language: str = "en"  # of the marker kept struck-through text gets (only read when any is)
+
+
+def _styles_root(zf: zipfile.ZipFile, main_name: str) -> Any | None:
+    name = main_name.rsplit("/", 1)[0] + "/styles.xml" if "/" in main_name else "styles.xml"
+    try:
+        data = zf.read(name)
+        # Most documents have no struck style: skip parsing the part a second time.
+        return etree.fromstring(data, _SAFE_XML) if b"strike" in data else None
+    except (KeyError, etree.XMLSyntaxError):
+        return None  # docx2python reports a broken styles part itself
 
 
 def _prepare_package(path: Path, fix_r_prefix: bool = False) -> _Package:
@@ -101,8 +117,9 @@ def _prepare_package(path: Path, fix_r_prefix: bool = False) -> _Package:
             root = etree.fromstring(zf.read(main_name), _SAFE_XML)
         except KeyError as e:
             raise _corrupt(path.name, f"no main document part {main_name}") from e
+        struck = mark_struck_runs(root, _styles_root(zf, main_name))
         page_mode = mark_page_breaks(root)
-        if page_mode is None and not fix_r_prefix:
+        if page_mode is None and not struck and not fix_r_prefix:
             return _Package(path, None)
         main_xml = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
         out = io.BytesIO()
@@ -114,15 +131,17 @@ def _prepare_package(path: Path, fix_r_prefix: bool = False) -> _Package:
                     data = _declare_r_prefix(data)
                 dst.writestr(zipfile.ZipInfo(info.filename, info.date_time), data)
     out.seek(0)
-    return _Package(out, page_mode)
+    return _Package(out, page_mode, document_language(root) if struck else "en")
 
 
-def _parse_package(package: _Package, name: str) -> tuple[tuple[Page, ...], str | None]:
+def _parse_package(
+    package: _Package, name: str, revoked: RevokedText
+) -> tuple[tuple[Page, ...], str | None]:
     with warnings.catch_warnings():
         # docx2python warns about XML comments, odd tags and missing metadata: noise here.
         warnings.simplefilter("ignore")
         with docx2python(package.source, html=False, duplicate_merged_cells=False) as content:
-            walker = DocxWalker(content, name)
+            walker = DocxWalker(content, name, revoked)
             out = PageAssembler(paged=package.page_mode is not None)
             walker.body(out)
             for lines in walker.notes_paragraphs():
@@ -130,8 +149,11 @@ def _parse_package(package: _Package, name: str) -> tuple[tuple[Page, ...], str 
             return out.finish(), walker.title()
 
 
-def parse_docx(path: Path) -> ParsedDocument:
-    """Parse a DOCX file: one Page per rendered page if Word recorded them, else one Page."""
+def parse_docx(path: Path, options: ParseOptions | None = None) -> ParsedDocument:
+    """Parse a DOCX file: one Page per rendered page if Word recorded them, else one Page.
+
+    Struck-through text is left out, or kept marked with `options.keep_revoked` (revoked.py)."""
+    keep_revoked = options.keep_revoked if options is not None else False
     name = path.name
     try:
         with path.open("rb") as f:
@@ -151,12 +173,14 @@ def parse_docx(path: Path) -> ParsedDocument:
 
     try:
         package = _prepare_package(path)
+        revoked = RevokedText(keep_revoked, package.language)
         try:
-            pages, title = _parse_package(package, name)
+            pages, title = _parse_package(package, name, revoked)
         except KeyError as first:
             logger.debug("retrying %s with the r: namespace prefix declared (%r)", name, first)
             package = _prepare_package(path, fix_r_prefix=True)
-            pages, title = _parse_package(package, name)
+            revoked = RevokedText(keep_revoked, package.language)
+            pages, title = _parse_package(package, name, revoked)
     except ParseError:
         raise
     except zipfile.BadZipFile as e:
@@ -179,4 +203,7 @@ def parse_docx(path: Path) -> ParsedDocument:
             "Page numbers come from explicit page and section breaks only (Word's own pagination "
             "was not saved in the file), so they can be lower than the printed page numbers."
         )
+    note = revoked.warning()
+    if note:
+        doc_warnings.append(note)
     return ParsedDocument(file_type=FileType.DOCX, pages=pages, title=title, warnings=tuple(doc_warnings))

@@ -20,6 +20,7 @@ from casetrack.parse.docx_numbering import Numbering, format_number
 from casetrack.parse.docx_pages import PAGE_BREAK, SOFT_PAGE_BREAK, PageAssembler
 from casetrack.parse.docx_styles import Styles
 from casetrack.parse.docx_xml import MC_FALLBACK, ancestors, attr, child_val, local_name, paragraph_num_pr
+from casetrack.parse.revoked import RevokedText
 from casetrack.parse.text import nfc
 
 if TYPE_CHECKING:
@@ -81,9 +82,10 @@ def _note_formats(reader: DocxReader, body_root: Any) -> dict[str, str | None]:
 
 
 class DocxWalker:
-    def __init__(self, content: DocxContent, name: str) -> None:
+    def __init__(self, content: DocxContent, name: str, revoked: RevokedText | None = None) -> None:
         self.content = content
         self.name = name
+        self.revoked = revoked or RevokedText(keep=False)
         reader = content.docx_reader
         self.reader = reader
         self.body_root = reader.file_of_type("officeDocument").root_element
@@ -124,7 +126,8 @@ class DocxWalker:
                 if _D2P_BULLET.fullmatch(text):
                     continue
             parts.append(self._clean_run(text))
-        return nfc("".join(parts))
+        # Struck-through text (marked by docx_strike) goes before the list label is added.
+        return self.revoked.apply(nfc("".join(parts)))
 
     @staticmethod
     def _direct_numbering(elem: Any) -> tuple[str, int | None] | None:

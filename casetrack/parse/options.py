@@ -20,6 +20,9 @@ class ParseOptions:
     turns OCR off (such pages are then listed as needing OCR). `ocr_cache`: a folder where each
     OCR'd page is kept as soon as it is read, so a file interrupted half-way (kill -9, power
     loss) resumes at the page it stopped on; the caller deletes it once the document is stored.
+    `keep_revoked`: struck-through text (revoked provisions in DOCX and HTML) is left out of the
+    page text by default and counted in a warning; True keeps it, marked "[revogado: ...]" in a
+    Portuguese document and "[revoked: ...]" otherwise (parse/revoked.py).
     """
 
     password: str | None = None
@@ -27,6 +30,7 @@ class ParseOptions:
     ocr_cache: str | None = None
     ocr_page_timeout: float = 180.0
     ocr_dpi: int = 300
+    keep_revoked: bool = False
 
 
 def no_progress(done: int, total: int) -> None:

@@ -35,6 +35,7 @@ from casetrack.parse.options import PageProgress, ParseOptions, no_progress
 from casetrack.parse.pagebuilder import PageBuilder
 from casetrack.parse.pdf_chars import CID_RE, JUNK_RE, Box, page_chars_and_images
 from casetrack.parse.pdf_layout import layout_page
+from casetrack.parse.pdf_redaction import bad_redaction_boxes, bad_redaction_warning
 
 logger = logging.getLogger(__name__)
 
@@ -83,12 +84,15 @@ def parse_pdf(
         title = _title(pdf.metadata)
         pdf_pages = _pages(pdf, path)
         for number, page in enumerate(pdf_pages, start=1):
+            redacted = 0
             try:
                 built, warning = _parse_page(page, number)
                 if built.needs_ocr:
                     page.close()
                     _forget_objects(pdf)  # the scan's image stream, decoded to judge the page
                     built, warning = ocr.page(built, number)
+                elif built.paragraphs:
+                    redacted = bad_redaction_boxes(page, path, number - 1, password)
             except Exception as e:  # one bad page must not lose the document
                 reason = _short_reason(e)
                 logger.warning(
@@ -102,6 +106,8 @@ def parse_pdf(
             pages.append(built)
             if warning:
                 warnings.append(warning)
+            if redacted:
+                warnings.append(bad_redaction_warning(number, redacted))
             on_page(number, len(pdf_pages))
     resumed = ocr.cache.resumed_warning()
     if resumed:
