@@ -18,6 +18,7 @@ ENV_HOME = "CASETRACK_HOME"
 ENV_MODELS = "CASETRACK_MODELS_DIR"
 ENV_MEMORY_MODE = "CASETRACK_MEMORY_MODE"
 ENV_OCR_LANGUAGES = "CASETRACK_OCR_LANGUAGES"
+ENV_KEEP_REVOKED = "CASETRACK_KEEP_REVOKED"
 MEMORY_MODES = ("full", "standard", "constrained")
 
 
@@ -34,6 +35,9 @@ class Settings:
     # tesseract's languages for scanned pages ("eng+por" for mixed cases); None: each case's own
     # language (en -> eng, pt -> por); "" turns OCR off.
     ocr_languages: str | None = None
+    # Struck-through (revoked) text of DOCX and HTML is indexed, marked "[revogado: ...]", instead
+    # of left out (parse/revoked.py).
+    keep_revoked: bool = False
     # The user's home folder (system folders never readable through MCP tools, except inside it).
     home_dir: Path = field(default_factory=Path.home)
     # Where MCP tools may ingest from (privacy_fs.check_allowed); the CLI is not restricted.
@@ -63,9 +67,10 @@ def resolve_settings(
     ocr_languages: str | None = None,
     allowed_roots: str | Sequence[str | os.PathLike[str]] | None = None,
     home_dir: str | os.PathLike[str] | None = None,
+    keep_revoked: bool | None = None,
 ) -> Settings:
     """Explicit arguments win, then CASETRACK_HOME / CASETRACK_MODELS_DIR / CASETRACK_MEMORY_MODE /
-    CASETRACK_OCR_LANGUAGES / CASETRACK_ALLOWED_ROOTS, then defaults. `allowed_roots`: a list of
+    CASETRACK_OCR_LANGUAGES / CASETRACK_ALLOWED_ROOTS / CASETRACK_KEEP_REVOKED, then defaults. `allowed_roots`: a list of
     folders or one os.pathsep-separated string, as in the environment (default: the home folder)."""
     env = dict(os.environ) if environ is None else environ
     home = Path(data_dir or env.get(ENV_HOME) or default_data_dir()).expanduser().resolve()
@@ -78,6 +83,7 @@ def resolve_settings(
     user_home = Path(home_dir) if home_dir is not None else Path.home()
     roots = allowed_roots if allowed_roots is not None else env.get(ENV_ALLOWED_ROOTS) or ""
     text = roots if isinstance(roots, str) else os.pathsep.join(os.fspath(r) for r in roots)
-    return Settings(data_dir=home, models_dir=models_path, memory_mode=mode,
+    keep = keep_revoked if keep_revoked is not None else env.get(ENV_KEEP_REVOKED, "").lower() in ("1", "true", "yes")
+    return Settings(data_dir=home, models_dir=models_path, memory_mode=mode, keep_revoked=keep,
                     ocr_languages=ocr.strip() if ocr is not None else None, home_dir=user_home,
                     allowed_roots=parse_roots(text, user_home) or (user_home,))

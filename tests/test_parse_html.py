@@ -71,8 +71,8 @@ def test_planalto_revoked_provisions_are_left_out_and_counted() -> None:
     assert "Parágrafo único. (Revogada pela Lei nº 9.527, de 10.12.97)" in paragraphs
     assert "Art. 8o (Vetado)." in paragraphs
     assert doc.warnings == (
-        "5 revoked (struck-through) passages left out of the index; set keep_revoked "
-        "(ingest --keep-revoked) to index them marked [revogado: ...]",
+        "5 revoked (struck-through) passages left out of the index; to index them marked [revogado: ...], "
+        "ingest again with `casetrack --keep-revoked ingest ... --force` (or CASETRACK_KEEP_REVOKED=1)",
     )
 
 
@@ -152,8 +152,8 @@ def test_decision_page_struck_text_and_double_br(tmp_path: Path) -> None:
     assert "First, the statute reads: “no person shall be deprived”.\nIt was amended in 2019." in paragraphs
     assert "Second, the rule is gone." in paragraphs
     assert doc.warnings == (
-        "3 revoked (struck-through) passages left out of the index; set keep_revoked "
-        "(ingest --keep-revoked) to index them marked [revoked: ...]",
+        "3 revoked (struck-through) passages left out of the index; to index them marked [revoked: ...], "
+        "ingest again with `casetrack --keep-revoked ingest ... --force` (or CASETRACK_KEEP_REVOKED=1)",
     )
     kept = texts(parsed(tmp_path, DECISION, keep=True))
     # Neighbouring struck elements are one passage; the marker follows <html lang>.

@@ -255,7 +255,7 @@ class CaseTrack:
         with self.writing(case, wait=wait) as store:
             parse = self._parser.parse if self._parser is not None else None
             return ingest_files(store, self.pool, parse, paths, force, password, on_file, progress, on_result,
-                                self.settings.ocr_languages)
+                                self.settings.ocr_languages, self.settings.keep_revoked)
 
     def check_case(self, case: str, repair: bool = False) -> CheckReport:
         """Compare the case's stores (store/case_check.py); with `repair`, recover and check again."""

@@ -28,6 +28,7 @@ def ingest_files(
     progress: Progress | None,
     on_result: Callable[[FileResult], None] | None,
     ocr_languages: str | None = None,
+    keep_revoked: bool = False,
 ) -> list[FileResult]:
     mismatched = mismatches(store, pool)
     if mismatched:
@@ -36,7 +37,7 @@ def ingest_files(
             "documents would not be comparable with the old ones. " + " ".join(mismatched.values()),
             f'casetrack reembed --case "{store.record.name}"',
         )
-    ingestor = Ingestor(store, pool, parse, ocr_languages)
+    ingestor = Ingestor(store, pool, parse, ocr_languages, keep_revoked)
     results: list[FileResult] = []
     for i, path in enumerate(paths):
         if on_file:

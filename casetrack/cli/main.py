@@ -45,6 +45,13 @@ def _configure_logging(verbose: int) -> None:
     help="Tesseract languages for scanned pages: eng, por or eng+por (default: the case's language; "
     "env CASETRACK_OCR_LANGUAGES).",
 )
+@click.option(
+    "--keep-revoked",
+    is_flag=True,
+    envvar="CASETRACK_KEEP_REVOKED",
+    help="Index struck-through (revoked) text of DOCX and HTML, marked [revogado: ...], instead of leaving it out "
+    "(env CASETRACK_KEEP_REVOKED=1).",
+)
 @click.option("-v", "--verbose", count=True, help="Log more to stderr (-v info, -vv debug).")
 @click.version_option(__version__, prog_name="casetrack")
 @click.pass_context
@@ -54,6 +61,7 @@ def cli(
     models_dir: str | None,
     memory_mode: str | None,
     ocr_languages: str | None,
+    keep_revoked: bool,
     verbose: int,
 ) -> None:
     """CaseTrack: search your case documents locally, with exact citations."""
@@ -63,7 +71,7 @@ def cli(
     from casetrack.config import resolve_settings
 
     ctx.obj = resolve_settings(data_dir, models_dir, environ={}, memory_mode=memory_mode, ocr_languages=ocr_languages,
-                               allowed_roots=os.environ.get("CASETRACK_ALLOWED_ROOTS"))
+                               allowed_roots=os.environ.get("CASETRACK_ALLOWED_ROOTS"), keep_revoked=keep_revoked)
 
 
 def _register() -> None:

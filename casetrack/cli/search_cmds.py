@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import textwrap
+from collections.abc import Callable
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -44,13 +46,34 @@ def print_response(r: SearchResponse, snippet_chars: int = 400) -> None:
     click.echo(f"({len(r.hits)} results in {r.timings_ms.get('total', 0):.0f} ms)")
 
 
+def legal_filter_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The legal-metadata filters (issue 15), shared by search and find-entity."""
+    options = [
+        click.option("--doc-type", "doc_types", multiple=True, metavar="TYPE",
+                     help="Only documents of this legal type (contract, nda, complaint, answer, motion, brief, order, "
+                          "judgment, acordao, opinion, deposition, letter, statute ...; acórdão, sentença work too)."),
+        click.option("--tribunal", "tribunals", multiple=True, help="Only documents of this tribunal (STJ, TJSP, TRT2 ...)."),
+        click.option("--process", "processes", multiple=True,
+                     help="Only documents of this process number (CNJ, with or without punctuation)."),
+        click.option("--date-from", default=None, metavar="YYYY-MM-DD", help="Only documents dated on or after this."),
+        click.option("--date-to", default=None, metavar="YYYY-MM-DD", help="Only documents dated on or before this."),
+        click.option("--tag", "tags", multiple=True, help="Only documents with this tag (companion YAML)."),
+        click.option("--field", "fields", multiple=True, metavar="KEY=VALUE",
+                     help="Only documents whose custom field KEY is VALUE (companion YAML)."),
+        click.option("--language", "languages", multiple=True, help="Only documents in this language (en, pt)."),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
 @click.command("search")
 @click.option("--case", "case", required=True, help="Case name or id.")
 @click.argument("query")
 @click.option("--top-k", default=10, show_default=True, type=click.IntRange(1, 100), help="Number of results.")
 @click.option("--offset", default=0, type=click.IntRange(0, 1000), help="Skip this many results (paging).")
 @click.option("--document", "documents", multiple=True, help="Only search this document (name or id); repeatable.")
-@click.option("--type", "file_types", multiple=True, type=click.Choice(["pdf", "docx", "text", "rtf", "image"]),
+@click.option("--type", "file_types", multiple=True, type=click.Choice(["pdf", "docx", "text", "rtf", "html", "image"]),
               help="Only documents of this type; repeatable.")
 @click.option("--after", type=click.DateTime(["%Y-%m-%d"]), help="Only documents ingested on or after this date.")
 @click.option("--before", type=click.DateTime(["%Y-%m-%d"]), help="Only documents ingested before this date.")
@@ -59,10 +82,12 @@ def print_response(r: SearchResponse, snippet_chars: int = 400) -> None:
 @click.option("--by-document", is_flag=True, help="Also rank whole documents (which document says X?).")
 @click.option("--bates", default=None, metavar="RANGE",
               help="Only pages whose Bates stamp is in this range (ABC0001200-ABC0001300) or is this number.")
+@legal_filter_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def search(
     ctx: click.Context,
+    /,
     case: str,
     query: str,
     top_k: int,
@@ -75,8 +100,10 @@ def search(
     by_document: bool,
     bates: str | None,
     as_json: bool,
+    **legal: Any,
 ) -> None:
     """Search a case; every result carries its citation (document, page, paragraph, lines)."""
+    from casetrack.search.legal_filters import legal_filters
     from casetrack.search.results import SearchFilters
 
     filters = SearchFilters(
@@ -85,6 +112,7 @@ def search(
         ingested_after=after.timestamp() if after else None,
         ingested_before=before.timestamp() if before else None,
         bates=bates,
+        legal=legal_filters(**legal),
     )
     response = get_app(ctx).search(
         case, query, top_k=top_k, offset=offset, filters=filters, context_chars=context_chars,

@@ -25,6 +25,7 @@ from casetrack.errors import CaseTrackError, NoTextError, ParseError, ScanNotRea
 from casetrack.ingest import pending_ocr
 from casetrack.ingest.embedding import ChunkEmbeddings, embed_chunks
 from casetrack.ingest.files import sha256_file
+from casetrack.ingest.legal_meta import legal_metadata
 from casetrack.logsafe import safe_for_log
 from casetrack.parse import parse_file
 from casetrack.parse.options import LOW_CONFIDENCE, PageProgress, ParseOptions
@@ -54,6 +55,8 @@ class FileResult:
     ocr_confidence: float | None = None  # their mean word confidence (0-100)
     low_confidence_pages: list[int] = field(default_factory=list)  # OCR'd under LOW_CONFIDENCE: check them
     bates: str | None = None  # the first and last Bates stamps ("ABC0001200 - ABC0001300")
+    doc_type: str | None = None  # the legal document type (ingest/legal_meta.py), e.g. "contract", "acordao"
+    doc_date: str | None = None  # the document's own date, YYYY-MM-DD
     duplicate_of: str | None = None
     error: str | None = None
     error_code: str | None = None
@@ -87,7 +90,8 @@ class Ingestor:
     """Ingests files into one case (the caller holds its writer lock) with the process's pool."""
 
     def __init__(
-        self, store: CaseStore, pool: EmbedderPool, parse: Parse | None = None, ocr_languages: str | None = None
+        self, store: CaseStore, pool: EmbedderPool, parse: Parse | None = None, ocr_languages: str | None = None,
+        keep_revoked: bool = False,
     ) -> None:
         """`parse`: how files are parsed (default: in this process; the daemon passes a child
         process's parser so a slow or hostile file never stalls searches). `ocr_languages`:
@@ -98,6 +102,7 @@ class Ingestor:
         self.pool = pool
         self._parse: Parse = parse or _parse_here
         self.language = store.record.language
+        self.keep_revoked = keep_revoked
         self.ocr_languages = languages_for(self.language) if ocr_languages is None else (ocr_languages or None)
         # Chunk sizes are counted in E1 tokens, the model with the tightest use of its window.
         self.primary = pool.get("E1", self.language)
@@ -153,7 +158,8 @@ class Ingestor:
         # Each OCR'd page is kept under the case until the document is stored: an ingest
         # interrupted half-way through a long scan resumes at the page it stopped on.
         cache = self.store.dir / "ocr" / sha
-        options = ParseOptions(password=password, ocr_languages=self.ocr_languages, ocr_cache=str(cache))
+        options = ParseOptions(password=password, ocr_languages=self.ocr_languages, ocr_cache=str(cache),
+                               keep_revoked=self.keep_revoked)
         parsed = self._parse(path, options=options, on_page=lambda done, total: progress("parse", done, total))
         progress("parse", 1, 1)
         drafts = chunk_document(parsed, self.primary.count_tokens)
@@ -173,7 +179,11 @@ class Ingestor:
         embeddings = embed_chunks(self.pool, self.language, case, [d.text for d in drafts], progress)
         result.warnings += list(embeddings.missing.values())
         rows = chunk_rows(drafts, embeddings)
+        legal, legal_warnings = legal_metadata(parsed, path)
+        result.warnings += legal_warnings
+        result.doc_type, result.doc_date = legal.get("doc_type"), legal.get("doc_date")
         document_row = _document_row(path, name, sha, parsed, len(drafts), embeddings, result)
+        document_row["legal"] = legal
         progress("store", 0, 1)
         self.store.record_models({slot: use.to_json() for slot, use in embeddings.models.items()})
         try:
@@ -181,10 +191,11 @@ class Ingestor:
         except CaseTrackError:
             raise
         except Exception as e:  # the case's stores failed, not the user's file
-            log.error("storing %s failed:\n%s", safe_for_log(path.name), traceback.format_exc())
+            log.error("storing %s failed: the case's store could not be written", safe_for_log(path.name))
+            log.info("%s", traceback.format_exc())  # the store's own error: -v
             raise CaseTrackError(
-                f"{path.name} was read, but the case's store could not be written ({type(e).__name__}: "
-                f"{str(e)[:160]}); your file is fine.",
+                f"{path.name} was read, but the case's store could not be written (the log has the store's "
+                "own error); your file is fine.",
                 f'casetrack case check "{self.store.record.name}" --repair',
             ) from e
         shutil.rmtree(cache, ignore_errors=True)  # stored: the OCR'd pages live in the case now

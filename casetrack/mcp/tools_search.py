@@ -12,6 +12,17 @@ from casetrack.domain.cases import EntityType
 from casetrack.domain.views import ChunkView, SearchJson
 from casetrack.mcp import render
 from casetrack.mcp.context import READ, CaseNameArg, ToolSet, call, client_of, result, tool_context
+from casetrack.mcp.filter_args import (
+    DateFromArg,
+    DateToArg,
+    DocTypeArg,
+    FieldArg,
+    LanguageArg,
+    ProcessArg,
+    TagArg,
+    TribunalArg,
+    legal_args,
+)
 from casetrack.mcp.schemas import ChunkOut, EntityOut, SearchOut
 
 tools = ToolSet()
@@ -24,7 +35,8 @@ tools = ToolSet()
             "no_good_match=true means nothing in the case clearly answers: say so rather than cite the results. "
             "Pasting a sentence finds where it came from; verify_citation checks a quote against a cite. Text read by "
             "OCR says so with its confidence (source.ocr_confidence, 0-100); a page's Bates stamp ends its citation, "
-            "and bates='ABC0001200-ABC0001300' searches only those pages.")
+            "and bates='ABC0001200-ABC0001300' searches only those pages. doc_type, tribunal, process, date_from/date_to "
+            "(the document's own date), tag, field (KEY=VALUE) and language keep the search inside those documents.")
 async def search_case(
     ctx: Context,
     query: Annotated[str, Field(description="Question or keywords, e.g. 'What are the termination provisions?'",
@@ -38,6 +50,14 @@ async def search_case(
     bates: Annotated[str | None, Field(
         description="Only pages whose Bates (production) stamp is in this range, e.g. 'ABC0001200-ABC0001300', "
                     "or is this one number", max_length=100)] = None,
+    doc_type: DocTypeArg = None,
+    tribunal: TribunalArg = None,
+    process: ProcessArg = None,
+    date_from: DateFromArg = None,
+    date_to: DateToArg = None,
+    tag: TagArg = None,
+    field: FieldArg = None,
+    language: LanguageArg = None,
 ) -> Annotated[CallToolResult, SearchOut]:
     tc = tool_context(ctx)
 
@@ -45,10 +65,11 @@ async def search_case(
         from casetrack.search.output import response_json
         from casetrack.search.results import SearchFilters
 
+        legal = legal_args(doc_type, tribunal, process, date_from, date_to, tag, field, language)
         response = tc.host.app.search(
             tc.case_id(case_name), query, top_k=top_k, documents=[document_filter] if document_filter else None,
             offset=offset, context_chars=300 if context else 0, per_document=by_document,
-            filters=SearchFilters(bates=bates) if bates else None, client=client_of(ctx),
+            filters=SearchFilters(bates=bates, legal=legal), client=client_of(ctx),
         )
         # The case's size comes with the response (read once by the search, not a second pass).
         stats = f"{response.case_documents} documents, {response.case_chunks:,} chunks searched"

@@ -108,6 +108,6 @@ class RevokedText:
         if self.keep:
             return f"{what} indexed, marked [{self.label}: ...]"
         return (
-            f"{what} left out of the index; set keep_revoked (ingest --keep-revoked) "
-            f"to index {them} marked [{self.label}: ...]"
+            f"{what} left out of the index; to index {them} marked [{self.label}: ...], ingest again with "
+            "`casetrack --keep-revoked ingest ... --force` (or CASETRACK_KEEP_REVOKED=1)"
         )

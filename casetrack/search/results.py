@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from casetrack.domain import DocumentHit, SearchHit
 from casetrack.errors import CaseTrackError, Fix
+from casetrack.search.legal_filters import LegalFilters, matches
 from casetrack.search.pincite import pin_offsets
 from casetrack.search.snippet import readable
 from casetrack.store.case_store import CaseStore, chunk_id_for
@@ -16,16 +17,19 @@ from casetrack.store.lance_tables import CHUNKS
 
 @dataclass(frozen=True)
 class SearchFilters:
-    """Restrict a search to documents by name, file type or ingest date (what is known today)."""
+    """Restrict a search to documents by name, file type, ingest date, Bates range and legal
+    metadata (search/legal_filters.py)."""
 
     documents: tuple[str, ...] = ()
     file_types: tuple[str, ...] = ()  # "pdf", "docx", "text", "rtf", ...
     ingested_after: float | None = None  # unix time
     ingested_before: float | None = None
     bates: str | None = None  # a Bates number or range as typed: "ABC0001200-ABC0001300"
+    legal: LegalFilters = field(default_factory=LegalFilters)  # document type, tribunal, dates ... (issue 15)
 
     def active(self) -> bool:
-        return bool(self.documents or self.file_types or self.ingested_after or self.ingested_before or self.bates)
+        return bool(self.documents or self.file_types or self.ingested_after or self.ingested_before or self.bates
+                    or self.legal.active())
 
 
 def filter_documents(store: CaseStore, filters: SearchFilters) -> set[str] | None:
@@ -44,6 +48,8 @@ def filter_documents(store: CaseStore, filters: SearchFilters) -> set[str] | Non
         if filters.ingested_after is not None and when < filters.ingested_after:
             continue
         if filters.ingested_before is not None and when >= filters.ingested_before:
+            continue
+        if filters.legal.active() and not matches(meta, filters.legal):
             continue
         kept.add(entry.doc_id)
     return kept

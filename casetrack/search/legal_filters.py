@@ -1,0 +1,105 @@
+"""Filters on a document's legal metadata (issue 15): type, tribunal, process number, the
+document's own date, tags, custom fields, language.
+
+Ingest stores what it reads of each document (casetrack/legal/, plus the companion YAML) under
+`meta["legal"]` of its journal entry:
+
+    {"doc_type": "acordao", "doc_date": "2023-03-12", "tribunals": ["TJSP"],
+     "process_numbers": ["0001234-56.2023.8.26.0100"], "tags": ["urgent"],
+     "fields": {"client": "Acme"}, "languages": ["pt"]}
+
+A filter value is read the way a lawyer types it ("acórdão", "TJ-SP", "00012345620238260100",
+"Tribunal de Justiça de São Paulo") and compared in canonical form; a document without the
+field does not match a filter on it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from casetrack.errors import CaseTrackError
+from casetrack.legal.text import fold
+from casetrack.legal.values import doc_type_of, process_of, tribunal_of
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+@dataclass(frozen=True)
+class LegalFilters:
+    """The legal-metadata part of a search's filters (all combinable; each list is "any of")."""
+
+    doc_types: tuple[str, ...] = ()
+    tribunals: tuple[str, ...] = ()
+    processes: tuple[str, ...] = ()
+    date_from: str | None = None  # ISO date, inclusive, of the document's own date
+    date_to: str | None = None
+    tags: tuple[str, ...] = ()
+    fields: tuple[tuple[str, str], ...] = ()  # custom fields, KEY=VALUE (all must hold)
+    languages: tuple[str, ...] = ()
+
+    def active(self) -> bool:
+        return bool(self.doc_types or self.tribunals or self.processes or self.date_from or self.date_to
+                    or self.tags or self.fields or self.languages)
+
+
+def iso_date(value: str, flag: str) -> str:
+    text = value.strip()
+    if not _DATE.match(text):
+        raise CaseTrackError(f"{flag} {value!r} is not a date.", f"Write it as YYYY-MM-DD, e.g. {flag} 2023-01-31.")
+    return text
+
+
+def parse_fields(pairs: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    out = []
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise CaseTrackError(f"--field {pair!r} is not KEY=VALUE.", "Example: --field client=Acme")
+        out.append((key.strip(), value.strip()))
+    return tuple(out)
+
+
+def legal_filters(
+    doc_types: Iterable[str] = (), tribunals: Iterable[str] = (), processes: Iterable[str] = (),
+    date_from: str | None = None, date_to: str | None = None, tags: Iterable[str] = (),
+    fields: Iterable[str] = (), languages: Iterable[str] = (),
+) -> LegalFilters:
+    """Filters from values as typed (CLI options, MCP parameters), checked and canonical."""
+    return LegalFilters(
+        doc_types=tuple(doc_type_of(t) for t in doc_types),
+        tribunals=tuple(tribunal_of(t) for t in tribunals),
+        processes=tuple(process_of(p) for p in processes),
+        date_from=iso_date(date_from, "--date-from") if date_from else None,
+        date_to=iso_date(date_to, "--date-to") if date_to else None,
+        tags=tuple(fold(t.strip()) for t in tags if t.strip()),
+        fields=parse_fields(fields),
+        languages=tuple(lang.strip().lower().split("-")[0] for lang in languages if lang.strip()),
+    )
+
+
+def matches(meta: Mapping[str, Any], f: LegalFilters) -> bool:
+    """Does a document whose journal meta is `meta` pass `f`?"""
+    legal: Mapping[str, Any] = meta.get("legal") or {}
+    if f.doc_types and legal.get("doc_type") not in f.doc_types:
+        return False
+    if f.tribunals and not set(f.tribunals) & set(legal.get("tribunals") or ()):
+        return False
+    if f.processes and not set(f.processes) & {process_of(p) for p in legal.get("process_numbers") or ()}:
+        return False
+    date = legal.get("doc_date")
+    if (f.date_from or f.date_to) and not date:
+        return False
+    if f.date_from and str(date) < f.date_from:
+        return False
+    if f.date_to and str(date) > f.date_to:
+        return False
+    if f.tags and not set(f.tags) & {fold(str(t)) for t in legal.get("tags") or ()}:
+        return False
+    fields: Mapping[str, Any] = legal.get("fields") or {}
+    for key, value in f.fields:
+        if fold(str(fields.get(key, ""))) != fold(value):
+            return False
+    return not (f.languages and not set(f.languages) & set(legal.get("languages") or ()))
