@@ -112,3 +112,50 @@ def test_a_store_that_cannot_be_written_is_blamed_not_the_file(home: Path, case:
     failed = run("ingest", "--case", case, str(new), "--json", ok=False)
     assert failed.exit_code == 1 and "LanceDB store" in failed.stderr and "files are fine" in failed.stderr
     assert "may be damaged" not in failed.stderr and "case check" in failed.stderr and "Traceback" not in failed.stderr
+
+
+def test_a_table_with_a_lost_data_file_keeps_every_row_it_can_read(tmp_path: Path) -> None:
+    """store/lance_salvage.py on a bare LanceDB table: one data file (one commit's rows) deleted,
+    another zeroed; the rows of the other files are rewritten as a new version, the lost counted."""
+    import lancedb
+    import pyarrow as pa
+
+    from casetrack.store.lance_salvage import rewrite_readable, unreadable
+
+    db = lancedb.connect(str(tmp_path / "lance"))
+    table = db.create_table("chunks", data=pa.table({"doc_id": ["a"] * 3, "n": [0, 1, 2]}))
+    for doc, rows in (("b", 2), ("c", 4), ("d", 1)):
+        table.add(pa.table({"doc_id": [doc] * rows, "n": list(range(rows))}))
+    data = sorted((tmp_path / "lance/chunks.lance/data").iterdir(), key=lambda p: p.stat().st_mtime_ns)
+    data[1].unlink()  # b's rows
+    data[2].write_bytes(b"\0" * data[2].stat().st_size)  # c's rows
+    table = lancedb.connect(str(tmp_path / "lance")).open_table("chunks")
+    assert unreadable(table) == "a data file is missing"
+    fresh, kept, lost = rewrite_readable(db, "chunks", table)
+    assert (kept, lost) == (4, 6)
+    assert sorted(fresh.to_arrow().column("doc_id").to_pylist()) == ["a", "a", "a", "d"]
+    assert unreadable(fresh) is None and data[1].parent.exists() and data[2].exists()  # nothing deleted
+
+
+def test_the_daemon_start_up_check_rebuilds_a_zeroed_registry(tmp_path: Path) -> None:
+    from casetrack.config import resolve_settings
+    from casetrack.daemon.service import Service
+    from tests.conftest import MODELS
+
+    settings = resolve_settings(tmp_path / "data", MODELS, environ={})
+    service = Service(settings)
+    service.app.create_case("Kept")
+    service.app.open_case("Kept").close()  # writes its case.json
+    service.close()
+    registry = settings.registry_path
+    registry.write_bytes(b"\0" * registry.stat().st_size)
+    for extra in registry.parent.glob("registry.sqlite-*"):
+        extra.unlink()
+    service = Service(settings)
+    try:
+        lines = service.startup_check()
+        assert any("moved to registry.sqlite.damaged-" in line for line in lines)
+        assert any("'Kept'" in line and "added back" in line for line in lines)
+        assert [r.name for r in service.app.registry.list()] == ["Kept"]
+    finally:
+        service.close()

@@ -266,9 +266,33 @@ class CaseTrack:
             if not repair:
                 return check_case(store)
             store.lock.acquire()
-            return repair_case(store)
+            report = repair_case(store)
+            case_dir = store.dir
         finally:
             store.close()
+        return self._ingest_lost_again(case, case_dir, report)
+
+    def _ingest_lost_again(self, case: str, case_dir: Path, report: CheckReport) -> CheckReport:
+        """A document whose only LanceDB copy was destroyed is ingested again from its original
+        file when that file is still there, unchanged (same SHA-256): then nothing is lost."""
+        from casetrack.errors import CaseTrackError
+        from casetrack.ingest.files import sha256_file
+        from casetrack.store.case_check import check_case
+        from casetrack.store.lance_repair import lost_sources
+
+        paths = [path for path, sha in lost_sources(case_dir) if sha256_file(path) == sha]
+        if not paths:
+            return report
+        try:
+            results = self.ingest(case, paths)
+        except CaseTrackError as e:  # no models, say: the repair's lines already name the command
+            report["problems"].append(f"the lost documents could not be ingested again here: {e.message}")
+            return report
+        done = [f"ingested {r.name} again from its unchanged original file ({r.path})" for r in results if r.ok]
+        with self.reading(case) as store:
+            after = check_case(store)
+        after["repaired"] = report["repaired"] + done
+        return after
 
     def ocr_targets(self, case: str, documents: Sequence[str] = ()) -> list[Path]:
         """The files `casetrack reocr` ingests again (see app/ingesting.py: ocr_targets)."""

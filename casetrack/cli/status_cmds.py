@@ -17,11 +17,14 @@ from casetrack.cli.common import get_app
 @click.pass_context
 def status(ctx: click.Context, case: str | None, as_json: bool) -> None:
     """Show the memory mode, which models each slot uses, and which search stages are skipped."""
-    info = get_app(ctx).status(case)
+    app = get_app(ctx)
+    info = app.status(case)
     if as_json:
         click.echo(json.dumps(info))
         return
     click.echo(f"CaseTrack {info['version']}  data: {info['data_dir']}  models: {info['models_dir']}")
+    for line in app.registry.rebuilt:  # a damaged registry rebuilt, case folders added back
+        click.secho(f"Registry: {line}", fg="yellow")
     click.echo(f"Memory mode: {info['memory_mode']} ({info['memory_mode_reason']})")
     for language, slots in info["slots"].items():
         click.echo(f"Models for {language} cases:")

@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 
 TOKENIZER = "casetrack_text"
 ANALYZER_FILE = "casetrack_analyzer.json"
+# The files of one segment with this schema (a text field with positions, stored, fast fields).
+SEGMENT_FILES = ("idx", "pos", "term", "store", "fast", "fieldnorm")
 # Straight, curly and angle quotes; an unmatched quote is just ignored.
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|«([^»]+)»')
 
@@ -66,6 +68,8 @@ class Bm25Index:
             self.index = tantivy.Index(self.schema, path=str(path), reuse=True)
         except ValueError as exc:  # "Data corrupted": a zeroed or torn meta.json, a lost segment
             self.index = self._start_over(exc)
+        if self.damaged is None and self.missing_files():  # tantivy opens, then fails on the first search
+            self.index = self._start_over(ValueError(f"missing or empty files: {', '.join(self.missing_files()[:3])}"))
         self.index.register_tokenizer(TOKENIZER, self.analyzer.tokenizer)
         self._writer: tantivy.IndexWriter | None = None
         if self.stored_version() is None and self.index.searcher().num_docs == 0:
@@ -78,13 +82,35 @@ class Bm25Index:
     def _start_over(self, exc: Exception) -> tantivy.Index:
         """A fresh, empty index in place of one that cannot be opened. It is derived data: the
         case's recovery refills it from LanceDB (`needs_rebuild` says so)."""
-        self.damaged = " ".join(str(exc).split())[:160]
+        # Plain words for the user; tantivy's own text goes to the log at info (-v).
+        missing = str(exc).startswith("missing or empty files")
+        self.damaged = "some of its files are missing" if missing else "its files could not be read"
         log.warning("case keyword index %s is damaged (%s): starting it again; it is rebuilt from the stored text",
                     self.path, self.damaged)
+        log.info("keyword index error: %s", " ".join(str(exc).split())[:300])
         for item in self.path.iterdir():
             if item.is_file() and item.name != ANALYZER_FILE:
                 item.unlink(missing_ok=True)
         return tantivy.Index(self.schema, path=str(self.path), reuse=False)
+
+    def missing_files(self) -> list[str]:
+        """Files of the index's segments (as meta.json lists them) that are gone or empty: cheap
+        (one stat each), run at every open."""
+        try:
+            meta = json.loads((self.path / "meta.json").read_text(encoding="utf-8"))
+            segments = [str(seg["segment_id"]).replace("-", "") for seg in meta.get("segments", [])]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return []  # no readable meta: tantivy's own open decides
+        missing = []
+        for segment in segments:
+            for ext in SEGMENT_FILES:
+                path = self.path / f"{segment}.{ext}"
+                try:
+                    if path.stat().st_size == 0:
+                        missing.append(path.name)
+                except OSError:
+                    missing.append(path.name)
+        return missing
 
     # -- analyzer version ---------------------------------------------------------------------
 

@@ -1,11 +1,14 @@
 """`casetrack case check`: does every store of a case agree — journal, LanceDB, keyword index?
 
-Read-only by default: each committed document's chunks are counted in LanceDB at its
-generation, the keyword index is counted against them, and documents or chunks one store holds
-and the journal does not are listed. Every problem names the store that is damaged (never the
-user's file). `repair` runs the case's recovery (store/case_store.py: unfinished documents
-rolled forward or back, a damaged journal or keyword index rebuilt from LanceDB, a torn newest
-LanceDB version set aside, lost documents adopted) and checks again.
+Read-only by default: every LanceDB row is read once (a missing or damaged data file shows
+here), each committed document's chunks are counted in LanceDB at its generation, the keyword
+index is counted against them, and documents or chunks one store holds and the journal does not
+are listed, with the documents lost earlier and not ingested again. Every problem names the
+store that is damaged (never the user's file). `repair` rewrites a LanceDB table with
+unreadable rows from its readable ones (store/lance_repair.py), runs the case's recovery
+(store/case_store.py: unfinished documents rolled forward or back, a damaged journal or keyword
+index rebuilt from LanceDB, a torn newest LanceDB version set aside, lost documents adopted,
+documents LanceDB lost restored from an older version or named) and checks again.
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from __future__ import annotations
 from typing import TypedDict
 
 from casetrack.store.case_store import CaseStore
+from casetrack.store.journal import JournalEntry
 from casetrack.store.journal_repair import lost_documents, unjournaled_chunks
+from casetrack.store.lance_repair import damaged_tables, rewrite_damaged, still_lost
 
 
 class CheckReport(TypedDict):
@@ -30,16 +35,23 @@ def check_case(store: CaseStore) -> CheckReport:
     problems: list[str] = []
     store.lance.table("chunks")  # opening sets a damaged newest version aside and records it
     problems += [f"LanceDB: {line}" for line in store.lance.fallbacks]
+    damaged = damaged_tables(store)  # every row read once: a missing or damaged data file shows here
+    problems += [f"LanceDB: table {name}: {why}; its readable rows are kept" for name, why in damaged.items()]
     if store.journal_damaged:
         problems.append(f"journal: {store.journal_damaged}")
     if store.bm25.damaged:
         problems.append(f"keyword index: damaged ({store.bm25.damaged}); it is rebuilt from LanceDB")
+    problems += [f"LanceDB: {line}" for line in still_lost(store)]
+    if store.bm25.missing_files():
+        problems.append(f"keyword index: {len(store.bm25.missing_files())} of its files are missing or empty")
     committed = store.documents()
+    expected = sum(e.expected_chunks for e in committed)
+    if damaged:  # the per-document counts below would only fail again
+        return _report(store, committed, expected, problems)
     for entry in store.journal.unfinished():
         problems.append(f"journal: {entry.name} is '{entry.state.value}' (an ingest or delete was interrupted)")
     for entry, have in store.incomplete_documents():
         problems.append(f"LanceDB: {entry.name} has {have} of its {entry.expected_chunks} chunks")
-    expected = sum(e.expected_chunks for e in committed)
     indexed = store.bm25.total()
     if indexed != expected:
         problems.append(f"keyword index: holds {indexed} chunks, the committed documents have {expected}")
@@ -47,6 +59,10 @@ def check_case(store: CaseStore) -> CheckReport:
         problems.append(f"journal: does not know {row.get('name') or row['doc_id']}, which LanceDB holds")
     for doc_id in sorted(unjournaled_chunks(store.journal, store.lance)):
         problems.append(f"LanceDB: chunks of an unknown document {doc_id} (kept out of search)")
+    return _report(store, committed, expected, problems)
+
+
+def _report(store: CaseStore, committed: list[JournalEntry], expected: int, problems: list[str]) -> CheckReport:
     return {"case": store.record.name, "documents": len(committed), "chunks": expected, "problems": problems,
             "repaired": [], "healthy": not problems}
 
@@ -57,7 +73,7 @@ def repair_case(store: CaseStore) -> CheckReport:
     from casetrack.privacy_fs import repair_permissions
 
     before = check_case(store)
-    actions = store.recover() if not before["healthy"] else []
+    actions = [*rewrite_damaged(store), *store.recover()] if not before["healthy"] else []
     actions += [f"permissions: {line}" for line in repair_permissions(store.dir)]
     after = check_case(store)
     after["repaired"] = actions

@@ -28,6 +28,7 @@ from casetrack.store.journal_repair import (
     open_journal,
     unjournaled_chunks,
 )
+from casetrack.store.lance_repair import lance_short, make_whole
 from casetrack.store.lance_tables import CHUNKS, LanceTables
 from casetrack.store.lock import WriterLock
 from casetrack.store.registry import CaseRecord
@@ -182,7 +183,8 @@ class CaseStore:
         entries = self.journal.all()  # read once: this runs at every open (every search)
         if any(e.state != DocState.COMMITTED for e in entries) or journal_behind(len(entries), self.lance):
             return True
-        return self.bm25.total() != sum(e.expected_chunks for e in entries)
+        # LanceDB holding fewer rows than the journal needs: a version was lost (counts from the manifest).
+        return self.bm25.total() != sum(e.expected_chunks for e in entries) or lance_short(self.lance, entries)
 
     def incomplete_documents(self) -> list[tuple[JournalEntry, int]]:
         """Committed documents whose chunks LanceDB does not hold in full, with how many it has."""
@@ -205,12 +207,13 @@ class CaseStore:
             actions.append(self.journal_damaged)
             self.journal_damaged = None
         self.lance.table(CHUNKS)
-        if self.lance.fallbacks:
-            actions += self.lance.fallbacks
-            self.lance.fallbacks = []
-            actions += self._forget_lost_versions()
+        lost_rows = bool(self.lance.fallbacks)
+        actions += self.lance.fallbacks
+        self.lance.fallbacks = []
         for entry in self.journal.unfinished():
             actions.append(self._recover_entry(entry))
+        if lost_rows or lance_short(self.lance, self.documents()):
+            actions += make_whole(self)  # store/lance_repair.py: restored from an older version, or named
         actions += adopt_lost_documents(self.journal, self.lance)[1]
         actions += self._repair_drift()
         if actions:
@@ -227,7 +230,8 @@ class CaseStore:
             have = self.lance.count_chunks(doc, entry.gen)
             if have != entry.expected_chunks or have == 0:
                 if entry.prev_gen is not None:
-                    self.journal.restore_previous(doc)
+                    self.journal.restore_previous(doc, self.lance.count_chunks(doc, entry.prev_gen),
+                                                  self._document_row_meta(doc, entry.prev_gen))
                     return f"kept the previous version of {entry.name} (interrupted re-ingest)"
                 self._finish_delete(doc)
                 return f"rolled back interrupted ingest of {entry.name}"
@@ -239,16 +243,15 @@ class CaseStore:
         self.journal.set_state(doc, DocState.COMMITTED)
         return f"completed interrupted ingest of {entry.name}"
 
-    def _forget_lost_versions(self) -> list[str]:
-        """After a damaged LanceDB version was set aside: committed documents whose chunks were
-        only in it leave the journal (and the keyword index), so ingesting the file again is not
-        refused as a duplicate."""
-        actions = []
-        for entry, _ in self.incomplete_documents():
-            self.bm25.delete_document(entry.doc_id)
-            self.journal.remove(entry.doc_id)
-            actions.append(f"lost {entry.name} with the damaged LanceDB version: ingest it again")
-        return actions
+    def _document_row_meta(self, doc_id: str, gen: int) -> dict[str, Any] | None:
+        """The LanceDB document row's fields of `doc_id` at generation `gen`, if that row is there."""
+        from casetrack.store.lance_tables import DOCUMENTS, sql_str
+
+        table = self.lance.table(DOCUMENTS)
+        if table is None:
+            return None
+        rows = table.search().where(f"doc_id = {sql_str(doc_id)} AND gen = {int(gen)}").limit(1).to_arrow().to_pylist()
+        return {k: v for k, v in rows[0].items() if k not in ("doc_id", "gen")} if rows else None
 
     def _repair_drift(self) -> list[str]:
         actions: list[str] = []

@@ -169,15 +169,17 @@ class Journal:
                 (state.value, time.time(), doc_id),
             )
 
-    def restore_previous(self, doc_id: str) -> None:
-        """Roll a re-ingest back to the generation that was committed before it."""
+    def restore_previous(self, doc_id: str, expected_chunks: int, meta: dict[str, Any] | None = None) -> None:
+        """Roll a re-ingest back to the generation that was committed before it, with that
+        generation's chunk count (and document fields, when known): the entry held the new one's."""
         entry = self.get(doc_id)
         if entry is None or entry.prev_gen is None:
             raise RuntimeError(f"document {doc_id} has no previous generation")
         self._conn.execute(
             "UPDATE documents SET state = 'committed', gen = prev_gen, sha256 = prev_sha256, "
-            "prev_gen = NULL, prev_sha256 = NULL, updated_at = ? WHERE doc_id = ?",
-            (time.time(), doc_id),
+            "prev_gen = NULL, prev_sha256 = NULL, expected_chunks = ?, meta_json = ?, updated_at = ? "
+            "WHERE doc_id = ?",
+            (expected_chunks, json.dumps(entry.meta if meta is None else meta), time.time(), doc_id),
         )
 
     def update_meta(self, doc_id: str, meta: dict[str, Any]) -> None:

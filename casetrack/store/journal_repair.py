@@ -74,6 +74,11 @@ def adopt_lost_documents(journal: Journal, lance: LanceTables) -> tuple[list[str
         doc_id, gen, name = str(row["doc_id"]), int(row["gen"]), str(row.get("name") or row["doc_id"])
         expected = int(row.get("chunk_count") or 0)
         have = lance.count_chunks(doc_id, gen)
+        if have == 0:  # a record with no text at all (its chunks' version was lost): nothing to keep
+            lance.delete_document(doc_id)
+            actions.append(f"dropped the LanceDB record of {name} ({doc_id}): none of its text is stored; ingest "
+                           "its file again")
+            continue
         if expected <= 0 or have != expected:
             actions.append(f"kept {have} chunks of {name} ({doc_id}): its record is incomplete, so it stays out of "
                            "search until the file is ingested again")

@@ -19,7 +19,8 @@ import pyarrow as pa
 from lancedb.index import BTree, HnswSq
 
 from casetrack.domain.slots import SLOT_ORDER, SLOTS, presence_column
-from casetrack.store.lance_versions import open_older
+from casetrack.store.lance_salvage import is_lance_failure
+from casetrack.store.lance_versions import open_checked, open_older
 
 CHUNKS = "chunks"
 DOCUMENTS = "documents"
@@ -168,11 +169,18 @@ class LanceTables:
         if name not in self.db.list_tables().tables:
             return None
         try:
-            table = self.db.open_table(name)
-        except RuntimeError as exc:  # "lance error: ... does not have sufficient data": a torn manifest
+            table = open_checked(self.db, name)
+        except BaseException as exc:  # "does not have sufficient data", a Rust panic: a torn manifest
+            if not is_lance_failure(exc):
+                raise
             table = open_older(self.db, self.path, name, exc, self.fallbacks)
         self._tables[name] = table
         return table
+
+    def replace_handle(self, name: str, table: Any) -> None:
+        """Use `table` for `name` from now on (a table rewritten by store/lance_salvage.py)."""
+        self._tables[name] = table
+        self._row_ids = None
 
     def ensure(self, name: str, schema: pa.Schema) -> Any:
         table = self.table(name)

@@ -14,6 +14,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from casetrack.store.lance_salvage import is_lance_failure
+
 log = logging.getLogger(__name__)
 
 MAX_FALLBACK_VERSIONS = 3  # damaged newest manifests set aside before giving up
@@ -25,7 +27,16 @@ def manifest_version(path: Path) -> int:
     return 2**64 - 1 - number if number > 2**63 else number
 
 
-def open_older(db: Any, root: Path, name: str, exc: Exception, fallbacks: list[str]) -> Any:
+def open_checked(db: Any, name: str) -> Any:
+    """`db.open_table(name)`, refusing a version whose schema lacks `doc_id` (a zeroed manifest
+    opens as an empty table instead of failing)."""
+    table = db.open_table(name)
+    if "doc_id" not in table.schema.names:
+        raise RuntimeError(f"lance error: table {name} opened without its columns (a damaged manifest)")
+    return table
+
+
+def open_older(db: Any, root: Path, name: str, exc: BaseException, fallbacks: list[str]) -> Any:
     """Open table `name` of `db` (at `root`) at its newest readable version; appends a line per
     version set aside to `fallbacks`; re-raises when no version opens."""
     versions = root / f"{name}.lance" / "_versions"
@@ -38,11 +49,14 @@ def open_older(db: Any, root: Path, name: str, exc: Exception, fallbacks: list[s
         (versions / "latest_version_hint.json").unlink(missing_ok=True)
         fallbacks.append(
             f"LanceDB table {name}: version {manifest_version(broken)} could not be read "
-            f"({' '.join(str(exc).split())[:120]}); using version {manifest_version(manifests[1])}"
+            f"(its manifest is damaged); using version {manifest_version(manifests[1])}"
         )
         log.warning("%s", fallbacks[-1])
+        log.info("LanceDB error: %s", " ".join(str(exc).split())[:300])  # its own words: -v
         try:
-            return db.open_table(name)
-        except RuntimeError as again:
+            return open_checked(db, name)
+        except BaseException as again:  # noqa: BLE001 - a Rust panic is a BaseException
+            if not is_lance_failure(again):
+                raise
             exc = again
     raise exc

@@ -25,7 +25,8 @@ from casetrack.domain.cases import CASE_TYPES, LANGUAGES, CaseStatus
 from casetrack.domain.views import CaseJson
 from casetrack.errors import CaseExistsError, CaseNotFoundError, CaseTrackError, Fix, reopen_fix
 from casetrack.privacy_fs import private_dir, private_file
-from casetrack.store.sqlite_util import connect, migrate
+from casetrack.store.registry_rebuild import adopt_folders, folder_gone, name_key, open_checked
+from casetrack.store.sqlite_util import migrate
 
 _LIST_CASES = Fix("List cases", "casetrack case list", "list_cases")
 MAX_NAME_LENGTH = 200
@@ -82,8 +83,7 @@ class CaseRecord:
         }
 
 
-def _name_key(name: str) -> str:
-    return " ".join(name.casefold().split())
+_name_key = name_key
 
 
 def valid_case_name(name: str) -> str:
@@ -124,8 +124,11 @@ class CaseRegistry:
         # version before this one left it 0755 (then the log says so).
         private_dir(registry_path.parent, note="CaseTrack data folder" if existed else None)
         private_dir(cases_dir)
-        self._conn = connect(registry_path)
-        migrate(self._conn, _MIGRATIONS)
+        # A damaged registry is set aside and rebuilt, and case folders it does not list are
+        # added back (store/registry_rebuild.py): the registry never hides a case that exists.
+        self._conn, damaged = open_checked(registry_path, lambda conn: migrate(conn, _MIGRATIONS))
+        self.rebuilt: list[str] = [damaged] if damaged else []
+        self.rebuilt += adopt_folders(self._conn, cases_dir)
         for path in (registry_path, Path(f"{registry_path}-wal"), Path(f"{registry_path}-shm")):
             private_file(path)
 
@@ -171,10 +174,13 @@ class CaseRegistry:
         return records
 
     def _prune_missing(self) -> None:
-        """Deleting a case's directory by hand removes the case: forget rows without one."""
+        """Deleting a case's directory by hand removes the case: forget rows whose folder is
+        certainly gone (never one that cannot be read right now), and add back case folders the
+        registry does not list (a case folder restored from a backup)."""
         for row in self._conn.execute("SELECT id FROM cases").fetchall():
-            if not self.case_dir(row["id"]).is_dir():
+            if folder_gone(self.cases_dir, row["id"]):
                 self._conn.execute("DELETE FROM cases WHERE id = ?", (row["id"],))
+        self.rebuilt += adopt_folders(self._conn, self.cases_dir)
 
     def get(self, name_or_id: str, *, destructive: bool = False) -> CaseRecord:
         """Find a case by id, name (case-insensitive) or id prefix (>= 6 characters). An exact id
@@ -221,9 +227,15 @@ class CaseRegistry:
         )
 
     def delete(self, case_id: str) -> None:
-        """Remove the registry row, then the directory (a leftover directory is inert)."""
+        """Rename the folder out of the way, remove the registry row, then the folder: a folder
+        left by a crash is named `.deleted-<id>`, which is never adopted back as a case."""
+        folder = self.case_dir(case_id)
+        doomed = self.cases_dir / f".deleted-{case_id}"
+        if folder.is_dir():
+            shutil.rmtree(doomed, ignore_errors=True)
+            folder.replace(doomed)
         self._conn.execute("DELETE FROM cases WHERE id = ?", (case_id,))
-        shutil.rmtree(self.case_dir(case_id), ignore_errors=True)
+        shutil.rmtree(doomed, ignore_errors=True)
 
     @staticmethod
     def _record(row: sqlite3.Row) -> CaseRecord:
