@@ -84,8 +84,10 @@ def test_details_of_a_text_document(store: CaseStore, built: tuple[CaseTrack, Pa
         "document_id", "name", "file_type", "pages", "chunks", "needs_ocr_pages", "source_path", "sha256",
         "ingested_at", "size_bytes", "extraction_method", "extraction_methods", "source_exists",
         "generation", "warnings", "ocr_pages", "page_ocr_confidence", "low_confidence_pages", "bates",
+        "doc_type", "doc_date", "process_numbers", "tribunals", "tags", "parties", "languages", "fields", "authorities",
     }
     assert details["name"] == "Motion to Dismiss.txt" and details["file_type"] == "text"
+    assert details["doc_type"] == "motion"  # read at ingest (casetrack/legal/doctype.py)
     assert details["pages"] == 0 and details["chunks"] == 1 and details["needs_ocr_pages"] == []
     assert details["sha256"] == hashlib.sha256(source.read_bytes()).hexdigest()
     assert details["source_path"] == str(source.resolve()) and details["source_exists"] is True
@@ -119,7 +121,7 @@ def test_sort_orders(store: CaseStore) -> None:
     listed = list_documents(store, "name")[0]
     assert set(listed) == {
         "document_id", "name", "file_type", "pages", "chunks", "needs_ocr_pages", "source_path", "sha256",
-        "ingested_at", "size_bytes", "ocr_pages",
+        "ingested_at", "size_bytes", "ocr_pages", "doc_type", "doc_date", "process_numbers", "tribunals", "tags",
     }
     with pytest.raises(CaseTrackError, match="Cannot sort documents by 'size'"):
         list_documents(store, "size")  # type: ignore[arg-type]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
 import click
 
@@ -22,7 +24,8 @@ def documents() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def list_cmd(ctx: click.Context, case: str, sort_by: str, as_json: bool) -> None:
-    """The case's documents: name, type, pages, chunks, pages read by OCR."""
+    """The case's documents: name, type, pages, chunks, pages read by OCR; then the legal type,
+    the document's date, process numbers, tribunals and tags."""
     docs = get_app(ctx).list_documents(case, sort_by)  # type: ignore[arg-type]
     if as_json:
         click.echo(json.dumps(docs))
@@ -33,6 +36,18 @@ def list_cmd(ctx: click.Context, case: str, sort_by: str, as_json: bool) -> None
         pages = f"{d['pages']} pp., " if d["pages"] else ""
         ocr = f", {len(d['ocr_pages'])} pages OCR'd" if d["ocr_pages"] else ""
         click.echo(f"  {d['name']}  ({d['file_type']}, {pages}{d['chunks']} chunks{ocr})  id {d['document_id']}")
+        legal = legal_line(d)
+        if legal:
+            click.echo(f"      {legal}")
+
+
+def legal_line(d: Mapping[str, Any]) -> str:
+    """A document's legal metadata in one line: type, date, process, tribunal, tags."""
+    parts = [d.get("doc_type") or "", d.get("doc_date") or ""]
+    parts += [", ".join(d.get("process_numbers") or [])[:80], ", ".join(d.get("tribunals") or [])[:60]]
+    tags = d.get("tags") or []
+    parts.append("tags: " + ", ".join(tags) if tags else "")
+    return " | ".join(p for p in parts if p)
 
 
 @documents.command("delete")

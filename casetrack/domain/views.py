@@ -79,6 +79,12 @@ class DocumentSummary(CaseDocument):
 
     ingested_at: str | None  # ISO 8601 UTC
     size_bytes: int | None
+    # Legal metadata (read at ingest from the text and companion YAML files; None / [] when unknown)
+    doc_type: str | None  # "contract", "acordao", "judgment" ... (casetrack/legal/doctype.py)
+    doc_date: str | None  # the document's own date, YYYY-MM-DD
+    process_numbers: list[str]
+    tribunals: list[str]
+    tags: list[str]
 
 
 class DocumentDetails(DocumentSummary):
@@ -92,6 +98,10 @@ class DocumentDetails(DocumentSummary):
     page_ocr_confidence: dict[str, float]  # page number -> its mean word confidence (0-100), OCR'd pages
     low_confidence_pages: list[int]  # OCR'd under 70: check them against the scan before quoting
     bates: list[str]  # the first and last Bates stamps of the document ([] when it carries none)
+    parties: list[str]
+    languages: list[str]
+    fields: dict[str, Any]  # custom fields of the companion YAML files
+    authorities: list[str]  # the authorities it cites most (canonical keys)
 
 
 class CaseSummary(CaseJson):

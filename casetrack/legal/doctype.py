@@ -93,6 +93,12 @@ RULES: tuple[Rule, ...] = (
     R("parties", "contract", "head", r"by\s+and\s+between|\bentered\s+into\b|entre\s+as\s+partes|\bcontratante\b", 2),
     R("recitals", "contract", "head", r"\bwhereas\b|witnesseth|in\s+witness\s+whereof|\bconsiderando\s+que\b", 1),
     R("agreement_name", "contract", "name", r"agreement|contract|contrato", 2),
+    # what people name litigation files ("Motion to Dismiss.pdf", "Contestacao - Silva.docx")
+    R("motion_name", "motion", "name", r"\bmotion\b|\bmocao\b", 4),
+    R("complaint_name", "complaint", "name", r"\bcomplaint\b|peticao\s+inicial", 4),
+    R("answer_name", "answer", "name", r"\banswer\b|contestacao", 4),
+    R("judgment_name", "judgment", "name", r"\bjudgment\b|sentenca", 4),
+    R("acordao_name", "acordao", "name", r"acordao", 4),
     # court paperwork that is none of the above
     R("notice", "other", "title", r"docketing\s+notice|entry\s+of\s+appearance|notice\s+of\s+(?:appearance|docketing)|financial\s+disclosure\s+report", 5),
 )

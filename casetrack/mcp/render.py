@@ -136,6 +136,10 @@ def documents(case_name: str, docs: Sequence[Mapping[str, Any]]) -> str:
         pages = f"{d['pages']} pages, " if d.get("pages") else ""
         lines.append(f"  {i}. {d['name']} ({d.get('file_type') or '?'}) - {pages}{_n(d.get('chunks'))} chunks "
                      f"| ID: {d['document_id']}")
+        legal = [d.get("doc_type") or "", d.get("doc_date") or "", ", ".join(d.get("process_numbers") or [])[:80],
+                 ", ".join(d.get("tribunals") or [])[:60], ", ".join(d.get("tags") or [])]
+        if any(legal):
+            lines.append("     " + " | ".join(x for x in legal if x))
     return "\n".join(lines)
 
 
@@ -156,6 +160,13 @@ def document(d: Mapping[str, Any]) -> str:
         lines.append(f"  Check:      low OCR confidence on pages {', '.join(map(str, d['low_confidence_pages'][:30]))}")
     if d.get("bates"):
         lines.append(f"  Bates:      {' - '.join(d['bates'])}")
+    for key, label in (("doc_type", "Legal type"), ("doc_date", "Dated"), ("process_numbers", "Process"),
+                       ("tribunals", "Tribunal"), ("parties", "Parties"), ("tags", "Tags"), ("authorities", "Cites")):
+        value = d.get(key)
+        if value:
+            lines.append(f"  {label + ':':<11} {', '.join(map(str, value[:12])) if isinstance(value, list) else value}")
+    for key, value in (d.get("fields") or {}).items():
+        lines.append(f"  {str(key) + ':':<11} {value}")
     return "\n".join(lines)
 
 

@@ -96,10 +96,16 @@ def case_document(entry: JournalEntry) -> CaseDocument:
 def document_summary(entry: JournalEntry) -> DocumentSummary:
     """What the journal knows about a document (no LanceDB read)."""
     size = entry.meta.get("size_bytes")
+    legal = entry.meta.get("legal") or {}
     return {
         **case_document(entry),
         "ingested_at": _iso(entry.meta.get("ingested_at")),
         "size_bytes": int(size) if isinstance(size, int) else None,
+        "doc_type": legal.get("doc_type"),
+        "doc_date": legal.get("doc_date"),
+        "process_numbers": [str(p) for p in legal.get("process_numbers") or []],
+        "tribunals": [str(t) for t in legal.get("tribunals") or []],
+        "tags": [str(t) for t in legal.get("tags") or []],
     }
 
 
@@ -130,6 +136,7 @@ def document_details(store: CaseStore, entry: JournalEntry) -> DocumentDetails:
     if summary["size_bytes"] is None and source is not None and exists:
         summary["size_bytes"] = source.stat().st_size
     methods = _extraction_methods(store, entry)
+    legal = entry.meta.get("legal") or {}
     return {
         **summary,
         "extraction_method": next(iter(methods)) if len(methods) == 1 else ("mixed" if methods else None),
@@ -140,6 +147,10 @@ def document_details(store: CaseStore, entry: JournalEntry) -> DocumentDetails:
         "page_ocr_confidence": {str(k): float(v) for k, v in (entry.meta.get("page_ocr_confidence") or {}).items()},
         "low_confidence_pages": [int(n) for n in entry.meta.get("low_confidence_pages") or []],
         "bates": [str(b) for b in entry.meta.get("bates") or []],
+        "parties": [str(p.get("name") if isinstance(p, dict) else p) for p in legal.get("parties") or []],
+        "languages": [str(lang) for lang in legal.get("languages") or []],
+        "fields": dict(legal.get("fields") or {}),
+        "authorities": [str(a) for a in legal.get("authorities") or []],
     }
 
 
