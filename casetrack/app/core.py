@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from casetrack.app.audit import ENV_AUDIT_QUERIES, AuditLog
 from casetrack.config import Settings
@@ -231,6 +231,23 @@ class CaseTrack:
             found = find_entity(store, entity, entity_type, top_k)
             self._audit(client, store.record.name, "find_entity", len(found.documents), started, entity)
             return found
+
+    def authorities(
+        self, case: str, top_k: int = 50, kind: str | None = None, client: str = "cli"
+    ) -> dict[str, Any]:
+        """The case's table of authorities (search/authorities.py), most cited first."""
+        from casetrack.search.authorities import KINDS, list_authorities
+
+        if kind is not None and kind not in KINDS:
+            from casetrack.errors import CaseTrackError
+
+            raise CaseTrackError(f"Unknown kind of authority {kind!r}.", f"Use one of: {', '.join(KINDS)}.")
+        started = time.perf_counter()
+        with self.reading(case) as store:
+            shown, total = list_authorities(store, top_k, kind=kind)
+            self._audit(client, store.record.name, "list_authorities", len(shown), started, None)
+            return {"case": store.record.name, "total": total, "shown": len(shown),
+                    "authorities": [a.to_json() for a in shown]}
 
     def _audit(self, client: str, case: str, tool: str, results: int, started: float, query: str | None) -> None:
         self.audit.record(client, case, tool, results, (time.perf_counter() - started) * 1000, query)

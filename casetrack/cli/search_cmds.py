@@ -170,3 +170,28 @@ def demo(ctx: click.Context, query: str) -> None:
     click.echo(f"\nSearch: {query}\n")
     print_response(app.search(DEMO_CASE, query, top_k=3))
     click.echo(f'\nTry your own: casetrack search --case "{DEMO_CASE}" "your question"')
+
+
+@click.command("authorities")
+@click.option("--case", "case", required=True, help="Case name or id.")
+@click.option("--top", "top_k", default=50, show_default=True, type=click.IntRange(1, 1000),
+              help="How many authorities to list (most cited first).")
+@click.option("--kind", type=click.Choice(["legislation", "jurisprudence", "us_case", "us_statute"]),
+              help="Only authorities of this kind.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def authorities(ctx: click.Context, case: str, top_k: int, kind: str | None, as_json: bool) -> None:
+    """The case's table of authorities: every case, statute and súmula its documents cite, most
+    cited first, with the pin-cites that cite each."""
+    out = get_app(ctx).authorities(case, top_k, kind)
+    if as_json:
+        click.echo(json.dumps(out, ensure_ascii=False))
+        return
+    if not out["authorities"]:
+        click.echo("No cited authorities found in this case's documents.")
+        return
+    click.echo(f"{out['total']} authorities cited in {out['case']}; the {out['shown']} most cited:")
+    for i, a in enumerate(out["authorities"], start=1):
+        click.secho(f"{i}. {a['text']}  [{a['kind']}; {a['documents']} documents, {a['mentions']} mentions]", bold=True)
+        for place in a["cited_in"]:
+            click.echo(f"     {place['citation']}")

@@ -14,13 +14,15 @@ The result is stored under `meta["legal"]` of the journal entry (search/legal_fi
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from casetrack.domain import ParsedDocument
+from casetrack.domain import ChunkDraft, ParsedDocument
+from casetrack.legal.model import LegalEntity
 from casetrack.logsafe import safe_for_log
 
 log = logging.getLogger(__name__)
@@ -30,6 +32,7 @@ _SUFFIXES = (".yaml", ".yml")
 # Entity extraction reads at most this much of a document (eyecite costs ~40 ms per page of
 # English: a 5,000-page production would otherwise take minutes).
 MAX_CHARS = 1_500_000
+MAX_PLACES = 40  # places kept per cited authority and document
 _MAX_YAML_BYTES = 256_000
 _ALIASES = {"doc_type": "type", "doc_date": "date", "process_number": "process", "process_numbers": "process",
             "tribunals": "tribunal", "languages": "language", "tag": "tags"}
@@ -118,9 +121,42 @@ def apply_companion(legal: dict[str, Any], data: Mapping[str, Any], source: str,
         legal["fields"] = fields
 
 
-def legal_metadata(parsed: ParsedDocument, path: Path) -> tuple[dict[str, Any], list[str]]:
-    """`meta["legal"]` for a parsed document, and the warnings its companion files gave."""
-    from casetrack.legal.extract import document_metadata
+def cites_by_chunk(
+    pages: Sequence[str], entities: Iterable[LegalEntity], drafts: Sequence[ChunkDraft]
+) -> dict[str, dict[str, Any]]:
+    """Each cited authority (canonical key) -> its display text, kind and where it is cited:
+    [chunk seq, start, end] with offsets in that chunk's text (at most MAX_PLACES each)."""
+    from casetrack.legal.extract import AUTHORITY_KINDS, PAGE_JOIN
+
+    starts, at = [], 0
+    for text in pages:
+        starts.append(at)
+        at += len(text) + len(PAGE_JOIN)
+    by_page: dict[int, list[ChunkDraft]] = {}
+    for draft in drafts:
+        by_page.setdefault(draft.page_index, []).append(draft)
+    out: dict[str, dict[str, Any]] = {}
+    for entity in entities:
+        if entity.kind not in AUTHORITY_KINDS or not entity.key:
+            continue
+        page = bisect.bisect_right(starts, entity.start) - 1
+        offset = entity.start - starts[page]
+        chunk = next((d for d in by_page.get(page, []) if d.char_start <= offset < d.char_end), None)
+        if chunk is None:
+            continue
+        entry = out.setdefault(entity.key, {"text": entity.text, "kind": str(entity.kind), "at": []})
+        if len(entry["at"]) < MAX_PLACES:
+            start = offset - chunk.char_start
+            entry["at"].append([chunk.seq, start, min(start + entity.end - entity.start, len(chunk.text))])
+    return out
+
+
+def legal_metadata(
+    parsed: ParsedDocument, path: Path, drafts: Sequence[ChunkDraft] = ()
+) -> tuple[dict[str, Any], list[str]]:
+    """`meta["legal"]` for a parsed document, and the warnings its companion files gave.
+    `drafts`: its chunks, to place each cited authority in one (`cites`)."""
+    from casetrack.legal.extract import document_metadata_and_entities
 
     pages, budget = [], MAX_CHARS
     for page in parsed.pages:
@@ -129,8 +165,10 @@ def legal_metadata(parsed: ParsedDocument, path: Path) -> tuple[dict[str, Any], 
         pages.append(page.text[:budget])
         budget -= len(page.text)
     warnings: list[str] = []
+    entities: list[LegalEntity] = []
     try:
-        found = document_metadata(pages, "auto", path.name).to_json()
+        metadata, entities = document_metadata_and_entities(pages, "auto", path.name)
+        found = metadata.to_json()
     except Exception:  # extraction is a bonus: never fail an ingest for it
         log.warning("legal metadata of %s failed", safe_for_log(path.name), exc_info=True)
         found = {}
@@ -145,6 +183,7 @@ def legal_metadata(parsed: ParsedDocument, path: Path) -> tuple[dict[str, Any], 
         "parties": list(found.get("parties") or ()),
         "languages": list(found.get("languages") or ()),
         "authorities": list(found.get("citations") or ()),
+        "cites": cites_by_chunk(pages, entities, drafts),
     }
     for companion in companion_files(path):
         data, problem = read_companion(companion)

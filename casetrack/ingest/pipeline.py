@@ -179,7 +179,7 @@ class Ingestor:
         embeddings = embed_chunks(self.pool, self.language, case, [d.text for d in drafts], progress)
         result.warnings += list(embeddings.missing.values())
         rows = chunk_rows(drafts, embeddings)
-        legal, legal_warnings = legal_metadata(parsed, path)
+        legal, legal_warnings = legal_metadata(parsed, path, drafts)
         result.warnings += legal_warnings
         result.doc_type, result.doc_date = legal.get("doc_type"), legal.get("doc_date")
         document_row = _document_row(path, name, sha, parsed, len(drafts), embeddings, result)

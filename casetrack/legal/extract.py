@@ -99,9 +99,22 @@ def detect_languages(text: str) -> tuple[str, ...]:
     return tuple(lang for lang, n in ranked if n / total >= 0.15)
 
 
+PAGE_JOIN = "\n\f"  # how `document_metadata` joins pages: entity offsets count in that text
+AUTHORITY_KINDS = frozenset({EntityKind.LEGISLATION, EntityKind.JURISPRUDENCE, EntityKind.US_CASE,
+                             EntityKind.US_STATUTE})
+
+
 def document_metadata(pages: list[str], language: str = "auto", filename: str = "") -> DocumentMetadata:
     """Type, date, process numbers, tribunals, parties, languages and most cited authorities of a document."""
-    text = "\n\f".join(pages)
+    return document_metadata_and_entities(pages, language, filename)[0]
+
+
+def document_metadata_and_entities(
+    pages: list[str], language: str = "auto", filename: str = ""
+) -> tuple[DocumentMetadata, list[LegalEntity]]:
+    """`document_metadata`, and every entity it read, with offsets into the pages joined by
+    PAGE_JOIN (one pass: eyecite is the costly part)."""
+    text = PAGE_JOIN.join(pages)
     languages = detect_languages(text)
     lang = language if not language.startswith("auto") else ("mixed" if len(languages) > 1 else
                                                              languages[0] if languages else "en")
@@ -109,8 +122,7 @@ def document_metadata(pages: list[str], language: str = "auto", filename: str = 
     processes = [e.key for e in entities if e.kind == EntityKind.CNJ and e.fields.get("valid") == "true"]
     processes += [e.key for e in entities if e.kind in (EntityKind.CNJ, EntityKind.PROCESS)]
     tribunals = Counter(e.key for e in entities if e.kind == EntityKind.TRIBUNAL)
-    cited = Counter(e.key for e in entities if e.key and e.kind in (
-        EntityKind.LEGISLATION, EntityKind.JURISPRUDENCE, EntityKind.US_CASE, EntityKind.US_STATUTE))
+    cited = Counter(e.key for e in entities if e.key and e.kind in AUTHORITY_KINDS)
     head = "\n".join(pages[:2])
     party_lang = "en" if "en" in _lang_set(lang) else "pt"
     return DocumentMetadata(
@@ -120,4 +132,4 @@ def document_metadata(pages: list[str], language: str = "auto", filename: str = 
         tribunals=tuple(t for t, _ in tribunals.most_common()),
         parties=tuple(find_parties(head, party_lang)),
         languages=languages,
-        citations=tuple(k for k, _ in cited.most_common(20)))
+        citations=tuple(k for k, _ in cited.most_common(20))), entities

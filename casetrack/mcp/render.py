@@ -263,3 +263,14 @@ def status(s: Mapping[str, Any]) -> str:
     if d.get("jobs_active"):
         lines.append("Jobs: " + ", ".join(f"{j['id']} ({j['status']}, {j['done']}/{j['total']})" for j in d["jobs_active"]))
     return "\n".join(lines)
+
+
+def authorities(out: Mapping[str, Any]) -> str:
+    items = out.get("authorities") or []
+    if not items:
+        return f"No cited authorities found in {out['case']}'s documents."
+    lines = [f"Table of authorities, {out['case']}: {out['total']} cited; the {len(items)} most cited:", ""]
+    for i, a in enumerate(items, start=1):
+        lines.append(f"{i}. {a['text']} ({a['kind']}; {a['documents']} documents, {a['mentions']} mentions)")
+        lines += [f"   - {p['citation']}" for p in a.get("cited_in") or []]
+    return "\n".join(lines)

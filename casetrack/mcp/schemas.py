@@ -100,6 +100,13 @@ class EntityOut(_Out):
     documents: list[dict[str, Any]]
 
 
+class AuthoritiesOut(_Out):
+    case: str
+    total: int
+    shown: int
+    authorities: list[dict[str, Any]]
+
+
 class StatusOut(_Out):
     version: str
     data_dir: str

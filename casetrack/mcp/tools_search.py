@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
@@ -23,7 +23,7 @@ from casetrack.mcp.filter_args import (
     TribunalArg,
     legal_args,
 )
-from casetrack.mcp.schemas import ChunkOut, EntityOut, SearchOut
+from casetrack.mcp.schemas import AuthoritiesOut, ChunkOut, EntityOut, SearchOut
 
 tools = ToolSet()
 
@@ -122,3 +122,24 @@ async def find_entity(
 
     out = await call(run)
     return result(render.entities(out), EntityOut(**out))
+
+
+@tools.tool("List authorities", READ,
+            "The case's table of authorities: every case, statute, súmula or tema its documents cite (short forms "
+            "and id. resolved to their full citation), most cited first, each with the documents and pin-cites "
+            "that cite it.")
+async def list_authorities(
+    ctx: Context,
+    top_k: Annotated[int, Field(ge=1, le=200, description="How many authorities (most cited first)")] = 50,
+    kind: Annotated[Literal["legislation", "jurisprudence", "us_case", "us_statute"] | None, Field(
+        description="Only this kind: legislation (statutes, codes), jurisprudence (súmulas, temas, precedents), "
+                    "us_case, us_statute")] = None,
+    case_name: CaseNameArg = None,
+) -> Annotated[CallToolResult, AuthoritiesOut]:
+    tc = tool_context(ctx)
+
+    def run() -> dict[str, Any]:
+        return tc.host.app.authorities(tc.case_id(case_name), top_k, kind, client=client_of(ctx))
+
+    out = await call(run)
+    return result(render.authorities(out), AuthoritiesOut(**out))

@@ -1,0 +1,79 @@
+"""The case's table of authorities (issue 15): every authority its documents cite (case law,
+statutes, súmulas, US citations with their short forms and id. resolved), most cited first, each
+with the documents and pin-cites that cite it.
+
+Ingest records where each document cites each authority (`meta["legal"]["cites"]`: canonical
+key -> display text, kind, [chunk seq, start, end] places; ingest/legal_meta.py); this module
+only reads the journal and the cited chunks, so it costs a few milliseconds per authority shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from casetrack.search.entity_match import snippet_around
+from casetrack.search.pincite import pin_provenance, stored_line_confidences, stored_line_numbers
+from casetrack.store.case_store import CaseStore, chunk_id_for
+from casetrack.store.chunk_view import provenance
+
+KINDS = ("legislation", "jurisprudence", "us_case", "us_statute")
+
+
+@dataclass
+class Authority:
+    key: str  # canonical: "410 U.S. 113", "cdc art. 14", "súmula 7 stj"
+    text: str  # as the first citing document writes it
+    kind: str  # one of KINDS
+    documents: int = 0
+    mentions: int = 0
+    cited_in: list[dict[str, Any]] = field(default_factory=list)  # document, document_id, citation, snippet
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "text": self.text, "kind": self.kind, "documents": self.documents,
+                "mentions": self.mentions, "cited_in": self.cited_in}
+
+
+def list_authorities(
+    store: CaseStore, top_k: int = 50, per_authority: int = 3, kind: str | None = None
+) -> tuple[list[Authority], int]:
+    """The `top_k` most cited authorities (by citing documents, then mentions) with up to
+    `per_authority` pin-cites each, and how many authorities the case cites in all."""
+    entries = {e.doc_id: e for e in store.documents()}
+    found: dict[str, Authority] = {}
+    places: dict[str, list[tuple[str, int, int, int]]] = {}  # key -> (doc_id, seq, start, end)
+    for entry in entries.values():
+        for key, cite in ((entry.meta.get("legal") or {}).get("cites") or {}).items():
+            if kind and cite.get("kind") != kind:
+                continue
+            authority = found.setdefault(key, Authority(key, str(cite.get("text") or key), str(cite.get("kind"))))
+            at = [p for p in cite.get("at") or [] if isinstance(p, list) and len(p) == 3]
+            authority.documents += 1
+            authority.mentions += len(at)
+            places.setdefault(key, []).extend((entry.doc_id, int(s), int(a), int(b)) for s, a, b in at[:per_authority])
+    ranked = sorted(found.values(), key=lambda a: (-a.documents, -a.mentions, a.key))
+    shown = ranked[:top_k]
+    wanted = {(d, s): chunk_id_for(d, entries[d].gen, s) for a in shown for d, s, _, _ in places[a.key]}
+    rows = store.lance.fetch_chunks(sorted(set(wanted.values()))) if wanted else {}
+    for authority in shown:
+        seen: set[str] = set()
+        for doc_id, seq, start, end in places[authority.key]:
+            if len(authority.cited_in) >= per_authority or doc_id in seen:
+                continue
+            row = rows.get(wanted[(doc_id, seq)])
+            if row is None:
+                continue
+            seen.add(doc_id)
+            authority.cited_in.append(_place(row, entries, start, end))
+    return shown, len(found)
+
+
+def _place(row: dict[str, Any], entries: dict[str, Any], start: int, end: int) -> dict[str, Any]:
+    text = str(row["text"])
+    start, end = max(0, min(start, len(text))), max(0, min(end, len(text)))
+    prov = provenance(row, entries)
+    line_start, line_end = text.rfind("\n", 0, start) + 1, text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    cite = pin_provenance(prov, text, line_start, line_end, stored_line_numbers(row), stored_line_confidences(row))
+    return {"document": prov.document, "document_id": prov.document_id, "chunk_id": str(row["chunk_id"]),
+            "citation": cite.citation(), "snippet": snippet_around(text, start, end)}
