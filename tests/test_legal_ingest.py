@@ -111,3 +111,16 @@ def test_the_cli_takes_the_same_filters(app: CaseTrack, tmp_path: Path) -> None:
     bad = run("--data-dir", home, "--models-dir", str(MODELS), "search", "--case", "Matter", "x",
               "--doc-type", "memo", ok=False)
     assert bad.exit_code != 0 and "Unknown document type 'memo'" in bad.output and "acórdão" in bad.output
+
+
+def test_the_metadata_survives_a_lost_journal(app: CaseTrack, tmp_path: Path) -> None:
+    """The journal is rebuilt from LanceDB's document rows, which keep the metadata as JSON."""
+    journal = next((tmp_path / "home" / "cases").glob("*/journal.sqlite"))
+    journal.unlink()
+    again = CaseTrack(resolve_settings(tmp_path / "home", MODELS, environ={}))
+    try:
+        docs = {d["name"]: d for d in again.list_documents("Matter")}
+    finally:
+        again.close()
+    assert docs["acordao.txt"]["doc_type"] == "acordao" and docs["acordao.txt"]["tribunals"][0] == "TJSP"
+    assert docs["services.txt"]["tags"] == ["urgent", "draft"]

@@ -14,6 +14,7 @@ every stored chunk as an orphan and delete it. Now:
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 import time
@@ -22,12 +23,22 @@ from typing import Any
 
 from casetrack.logsafe import safe_for_log
 from casetrack.store.journal import Journal
-from casetrack.store.lance_tables import DOCUMENTS, LanceTables
+from casetrack.store.lance_tables import DOCUMENTS, META_JSON, LanceTables
 
 log = logging.getLogger(__name__)
 
 # Fields of a LanceDB document row that are not journal metadata.
 _ROW_ONLY = ("doc_id", "gen")
+
+
+def row_meta(row: dict[str, Any]) -> dict[str, Any]:
+    """A LanceDB document row as journal metadata: its columns, and what `meta_json` kept."""
+    meta = {k: v for k, v in row.items() if k not in (*_ROW_ONLY, META_JSON)}
+    try:
+        extra = json.loads(row.get(META_JSON) or "{}")
+    except ValueError:
+        extra = {}
+    return {**meta, **extra} if isinstance(extra, dict) else meta
 
 
 def open_journal(path: Path) -> tuple[Journal, str | None]:
@@ -83,7 +94,7 @@ def adopt_lost_documents(journal: Journal, lance: LanceTables) -> tuple[list[str
             actions.append(f"kept {have} chunks of {name} ({doc_id}): its record is incomplete, so it stays out of "
                            "search until the file is ingested again")
             continue
-        meta = {k: v for k, v in row.items() if k not in _ROW_ONLY}
+        meta = row_meta(row)
         journal.adopt(doc_id, name, row.get("source_path"), str(row.get("sha256") or ""), gen, expected, meta)
         adopted.append(doc_id)
         actions.append(f"recovered {name} from LanceDB (the journal had lost it)")

@@ -6,6 +6,7 @@ commit durable before the journal says it happened.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import threading
@@ -81,6 +82,7 @@ def chunk_schema(dim: int) -> pa.Schema:
     )
 
 
+META_JSON = "meta_json"
 DOCUMENT_SCHEMA = pa.schema(
     [
         pa.field("doc_id", pa.string(), nullable=False),
@@ -97,6 +99,10 @@ DOCUMENT_SCHEMA = pa.schema(
         pa.field("embed_model", pa.string()),
         pa.field("embed_models", pa.list_(pa.string())),
         pa.field("warnings", pa.list_(pa.string())),
+        # The rest of the journal's metadata (legal metadata, OCR facts, Bates ends ...) as JSON, so
+        # a journal rebuilt from LanceDB keeps it (store/journal_repair.py). Added 2026-11-25:
+        # older tables get the column on their next document write.
+        pa.field(META_JSON, pa.string()),
     ]
 )
 
@@ -222,6 +228,10 @@ class LanceTables:
 
     def upsert_document(self, row: dict[str, Any]) -> None:
         table = self.ensure(DOCUMENTS, DOCUMENT_SCHEMA)
+        if META_JSON not in table.schema.names:  # a table written before the column existed
+            table.add_columns({META_JSON: "CAST(NULL AS STRING)"})
+        extra = {k: v for k, v in row.items() if k not in DOCUMENT_SCHEMA.names}
+        row = {**row, META_JSON: json.dumps(extra, ensure_ascii=False, default=str) if extra else None}
         data = pa.Table.from_pylist([row], schema=DOCUMENT_SCHEMA)
         table.merge_insert("doc_id").when_matched_update_all().when_not_matched_insert_all().execute(data)
 
