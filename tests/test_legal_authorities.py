@@ -98,3 +98,13 @@ def test_mcp_list_authorities_and_filtered_search(home: Path) -> None:
     results = found.structured_content["results"]
     assert results and {r["source"]["document"] for r in results} == {"recurso.txt"}
     json.dumps(table.structured_content)  # plain JSON
+
+
+def test_find_entity_takes_the_same_filters(home: Path) -> None:
+    base = ("--data-dir", str(home), "--models-dir", str(MODELS))
+    everywhere = run_json(*base, "entity", "--case", "Roe", "410 U.S. 113")
+    assert {d["document"] for d in everywhere["documents"]} == {"brief.txt", "opinion.txt"}
+    briefs = run_json(*base, "entity", "--case", "Roe", "410 U.S. 113", "--doc-type", "brief")
+    assert {d["document"] for d in briefs["documents"]} == {"brief.txt"}
+    none = run_json(*base, "entity", "--case", "Roe", "410 U.S. 113", "--doc-type", "invoice")
+    assert none["documents"] == [] and "No document in this case matches the filters." in none["warnings"]

@@ -222,13 +222,22 @@ class CaseTrack:
             return view
 
     def find_entity(
-        self, case: str, entity: str, entity_type: str = "any", top_k: int = 20, client: str = "cli"
+        self, case: str, entity: str, entity_type: str = "any", top_k: int = 20, client: str = "cli",
+        filters: SearchFilters | None = None,
     ) -> EntityResult:
+        """Every mention of `entity` (search/entities.py), inside the documents `filters` allow."""
+        from casetrack.search.entities import EntityResult as Empty
         from casetrack.search.entities import find_entity
+        from casetrack.search.results import filter_documents
 
         started = time.perf_counter()
         with self.reading(case) as store:
-            found = find_entity(store, entity, entity_type, top_k)
+            doc_ids = filter_documents(store, filters) if filters is not None else None
+            if doc_ids is not None and not doc_ids:
+                empty = Empty(entity.strip(), entity_type, store.record.name, entity.strip(), False)
+                empty.warnings.append("No document in this case matches the filters.")
+                return empty
+            found = find_entity(store, entity, entity_type, top_k, doc_ids)
             self._audit(client, store.record.name, "find_entity", len(found.documents), started, entity)
             return found
 

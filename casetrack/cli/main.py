@@ -95,6 +95,7 @@ def _register() -> None:
     cli.add_command(search_cmds.search)
     cli.add_command(search_cmds.chunk)
     cli.add_command(search_cmds.authorities)
+    cli.add_command(search_cmds.entity)
     cli.add_command(search_cmds.demo)
     cli.add_command(verify_cmds.verify)
     cli.add_command(status_cmds.status)

@@ -195,3 +195,34 @@ def authorities(ctx: click.Context, case: str, top_k: int, kind: str | None, as_
         click.secho(f"{i}. {a['text']}  [{a['kind']}; {a['documents']} documents, {a['mentions']} mentions]", bold=True)
         for place in a["cited_in"]:
             click.echo(f"     {place['citation']}")
+
+
+@click.command("entity")
+@click.option("--case", "case", required=True, help="Case name or id.")
+@click.argument("entity")
+@click.option("--type", "entity_type", default="any", show_default=True,
+              type=click.Choice(["any", "person", "organization", "court", "statute", "case_citation"]),
+              help="What kind of entity it is.")
+@click.option("--top-k", default=20, show_default=True, type=click.IntRange(1, 100), help="Most mentions to show.")
+@legal_filter_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def entity(ctx: click.Context, /, case: str, entity: str, entity_type: str, top_k: int, as_json: bool,
+           **legal: Any) -> None:
+    """Every mention of a name, court, statute, citation or process number, however it is written
+    (exact, accent-folded, citation-normalised, close OCR variants), cited to its lines."""
+    from casetrack.search.legal_filters import legal_filters
+    from casetrack.search.results import SearchFilters
+
+    found = get_app(ctx).find_entity(case, entity, entity_type, top_k, filters=SearchFilters(legal=legal_filters(**legal)))
+    if as_json:
+        click.echo(json.dumps(found.to_json(), ensure_ascii=False))
+        return
+    if not found.documents:
+        click.echo(f"No mention of {entity!r} in {found.case}.")
+    for warning in found.warnings:
+        click.secho(f"Note: {warning}", fg="yellow")
+    for doc in found.documents:
+        click.secho(f"{doc.document}: {doc.exact_count} exact, {doc.fuzzy_count} close", bold=True)
+        for m in doc.mentions:
+            click.echo(f"   {m.citation}  [{m.kind}] {m.snippet}")

@@ -104,7 +104,8 @@ async def get_chunk(
 
 @tools.tool("Find entity", READ,
             "Find every mention of a name, court, statute or case citation across a case's documents: exact "
-            "matches and close variants (OCR errors, spelling, accents).")
+            "matches and close variants (OCR errors, spelling, accents). The legal filters of search_case "
+            "(doc_type, tribunal, process, date_from/date_to, tag, field, language) keep it inside those documents.")
 async def find_entity(
     ctx: Context,
     entity: Annotated[str, Field(description="e.g. 'Judge Smith', '42 USC 1983', 'Miranda v. Arizona'",
@@ -112,12 +113,24 @@ async def find_entity(
     entity_type: Annotated[EntityType, Field(description="Type of entity")] = "any",
     top_k: Annotated[int, Field(ge=1, le=100, description="Most mentions to return")] = 20,
     case_name: CaseNameArg = None,
+    doc_type: DocTypeArg = None,
+    tribunal: TribunalArg = None,
+    process: ProcessArg = None,
+    date_from: DateFromArg = None,
+    date_to: DateToArg = None,
+    tag: TagArg = None,
+    field: FieldArg = None,
+    language: LanguageArg = None,
 ) -> Annotated[CallToolResult, EntityOut]:
     tc = tool_context(ctx)
 
     def run() -> dict[str, Any]:
+        from casetrack.search.results import SearchFilters
+
         case = tc.case(case_name)
-        found = tc.host.app.find_entity(case.id, entity, entity_type, top_k, client=client_of(ctx))
+        legal = legal_args(doc_type, tribunal, process, date_from, date_to, tag, field, language)
+        found = tc.host.app.find_entity(case.id, entity, entity_type, top_k, client=client_of(ctx),
+                                        filters=SearchFilters(legal=legal))
         return {"case": case.name, **found.to_json()}
 
     out = await call(run)

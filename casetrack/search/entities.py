@@ -139,7 +139,11 @@ class EntityResult:
 # -- recall ---------------------------------------------------------------------------------------
 
 
-def _run(store: CaseStore, query: tantivy.Query, limit: int) -> list[tuple[str, str]]:
+def _run(store: CaseStore, query: tantivy.Query, limit: int, doc_ids: set[str] | None = None) -> list[tuple[str, str]]:
+    if doc_ids is not None:  # inside the query, so the limit counts only chunks that pass the filter
+        within = tantivy.Query.boolean_query(
+            [(tantivy.Occur.Should, tantivy.Query.term_query(store.bm25.schema, "doc_id", d)) for d in doc_ids])
+        query = tantivy.Query.boolean_query([(tantivy.Occur.Must, query), (tantivy.Occur.Must, within)])
     searcher = store.bm25.index.searcher()
     result = searcher.search(query, limit=limit)
     out = []
@@ -177,7 +181,9 @@ def _loose_clauses(store: CaseStore, entity: str, variants: list[str]) -> list[t
     return clauses
 
 
-def _recall(store: CaseStore, entity: str, variants: list[str], loose_limit: int) -> tuple[list[str], bool]:
+def _recall(
+    store: CaseStore, entity: str, variants: list[str], loose_limit: int, doc_ids: set[str] | None = None
+) -> tuple[list[str], bool]:
     """Candidate chunk ids (committed ones only) and whether a recall limit was reached."""
     analyzer, schema = store.bm25.analyzer, store.bm25.schema
     hits: list[tuple[str, str]] = []
@@ -186,12 +192,12 @@ def _recall(store: CaseStore, entity: str, variants: list[str], loose_limit: int
     if len(phrase) > 1:
         first = phrase[0][0]
         words: list[str | tuple[int, str]] = [(pos - first, token) for pos, token in phrase]
-        found = _run(store, tantivy.Query.phrase_query(schema, "text", words), PHRASE_RECALL)
+        found = _run(store, tantivy.Query.phrase_query(schema, "text", words), PHRASE_RECALL, doc_ids)
         hits += found
         limited = len(found) >= PHRASE_RECALL
     clauses = _loose_clauses(store, entity, variants)
     if clauses:
-        found = _run(store, tantivy.Query.boolean_query(clauses), loose_limit)
+        found = _run(store, tantivy.Query.boolean_query(clauses), loose_limit, doc_ids)
         hits += found
         limited = limited or len(found) >= loose_limit
     visible = store.visible()
@@ -202,13 +208,15 @@ def _recall(store: CaseStore, entity: str, variants: list[str], loose_limit: int
 # -- the operation --------------------------------------------------------------------------------
 
 
-def find_entity(store: CaseStore, entity: str, entity_type: str = "any", top_k: int = 20) -> EntityResult:
+def find_entity(
+    store: CaseStore, entity: str, entity_type: str = "any", top_k: int = 20, doc_ids: set[str] | None = None
+) -> EntityResult:
     """Exact and fuzzy mentions of `entity` in the case's committed documents.
 
     Mentions are ranked exact first, then by similarity, then in reading order; the first
     `top_k` are returned, grouped per document (documents with exact mentions first), while
     each document's exact_count / fuzzy_count count every mention found. Nothing found gives an
-    empty result, not an error.
+    empty result, not an error. `doc_ids`: only these documents (the search filters).
     """
     kind = entity_type.strip().lower()
     if kind not in ENTITY_TYPES:
@@ -225,7 +233,7 @@ def find_entity(store: CaseStore, entity: str, entity_type: str = "any", top_k: 
         )
     result = EntityResult(entity.strip(), kind, store.record.name, " ".join(wanted), citation)
     variants = list(dict.fromkeys([fold(entity), result.normalized]))
-    candidates, limited = _recall(store, entity, variants, max(LOOSE_RECALL, 10 * top_k))
+    candidates, limited = _recall(store, entity, variants, max(LOOSE_RECALL, 10 * top_k), doc_ids)
     result.candidates_checked = len(candidates)
     if limited:
         result.warnings.append(
