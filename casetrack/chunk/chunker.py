@@ -9,7 +9,8 @@ chunks overlap by about `overlap_tokens` of whole trailing sentences.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from casetrack.chunk.sentences import sentence_spans
@@ -32,6 +33,9 @@ class ChunkingConfig:
     overlap_tokens: int = 50
     # A chunk may end early at a paragraph end once it holds this share of the target.
     paragraph_break_share: float = 0.6
+    # ... and before an article or section heading (chunk/structure.py) once it holds this share:
+    # short articles share a chunk, a long one starts its own, with no overlap before it.
+    structure_break_share: float = 0.3
 
 
 @dataclass(frozen=True)
@@ -46,14 +50,17 @@ def chunk_document(
     doc: ParsedDocument,
     count_tokens: TokenCounter = approximate_token_counts,
     config: ChunkingConfig | None = None,
+    breaks: Mapping[int, AbstractSet[int]] | None = None,
 ) -> list[ChunkDraft]:
+    """`breaks`: page index -> offsets where a structural unit (an article, a section) starts;
+    chunks prefer to start there (chunk/structure.py)."""
     cfg = config or ChunkingConfig()
     drafts: list[ChunkDraft] = []
     for page_index, page in enumerate(doc.pages):
         if not page.text.strip():
             continue
         units = _units(page, count_tokens, cfg)
-        for start, end, tokens in _pack(units, cfg):
+        for start, end, tokens in _pack(units, cfg, (breaks or {}).get(page_index, frozenset())):
             drafts.append(_draft(len(drafts), page, page_index, start, end, tokens))
     return drafts
 
@@ -97,8 +104,9 @@ def _split_long(text: str, start: int, end: int, tokens: int, target: int) -> li
     return [(s, e) for s, e in pieces if e > s]
 
 
-def _pack(units: list[_Unit], cfg: ChunkingConfig) -> list[tuple[int, int, int]]:
-    """Greedy packing of units into (start, end, tokens) chunks with sentence overlap."""
+def _pack(units: list[_Unit], cfg: ChunkingConfig, breaks: AbstractSet[int] = frozenset()) -> list[tuple[int, int, int]]:
+    """Greedy packing of units into (start, end, tokens) chunks with sentence overlap; a chunk
+    that holds enough ends before a unit starting at one of `breaks`."""
     chunks: list[tuple[int, int, int]] = []
     i = 0
     n = len(units)
@@ -106,6 +114,8 @@ def _pack(units: list[_Unit], cfg: ChunkingConfig) -> list[tuple[int, int, int]]
         j = i
         total = 0
         while j < n and (j == i or total + units[j].tokens <= cfg.target_tokens):
+            if j > i and units[j].start in breaks and total >= cfg.structure_break_share * cfg.target_tokens:
+                break
             total += units[j].tokens
             j += 1
             if j < n and units[j - 1].paragraph_end and total >= cfg.paragraph_break_share * cfg.target_tokens:
@@ -115,6 +125,9 @@ def _pack(units: list[_Unit], cfg: ChunkingConfig) -> list[tuple[int, int, int]]
         chunks.append((units[i].start, units[j - 1].end, total))
         if j >= n:
             break
+        if units[j].start in breaks:  # the next article starts the next chunk: no overlap
+            i = j
+            continue
         # Step back over whole trailing sentences for the overlap, never to the chunk start.
         k = j
         overlap = 0

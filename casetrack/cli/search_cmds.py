@@ -38,6 +38,8 @@ def print_response(r: SearchResponse, snippet_chars: int = 400) -> None:
     for i, h in enumerate(r.hits, start=1):
         rated = f"  [{h.match} {h.relevance:.2f}]" if h.relevance is not None else ""
         click.secho(f"{i}. {h.citation}{rated}", bold=True)
+        if h.provenance.section:
+            click.secho(f"   {h.provenance.section}", dim=True)
         if h.context_before:
             click.secho(textwrap.indent(textwrap.fill("..." + h.context_before, 100), "   "), dim=True)
         click.echo(textwrap.indent(textwrap.fill(h.snippet or h.text[:snippet_chars], 100), "   "))

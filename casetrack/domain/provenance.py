@@ -28,6 +28,7 @@ class Provenance:
     # The last page of a span that crosses pages (`pp. 12-13`); None when it stays on `page`.
     page_end: int | None = None
     bates: str | None = None  # the page's production stamp ("ABC0001234"), cited after the lines
+    section: str | None = None  # a statute's structural path ("Lei 8.078/1990 › Art. 49"), chunk/structure.py
 
     def citation(self) -> str:
         """Full citation in the spec's form: `Contract.pdf, p. 12, para. 8, ll. 1-4`."""
@@ -76,6 +77,7 @@ class ChunkDraft:
     line_numbers: tuple[int, ...] = ()
     line_confidences: tuple[float, ...] = ()  # OCR'd pages: each of those lines' mean word confidence
     bates: str | None = None
+    section: str | None = None  # structural path: "Lei 8.078/1990 › Art. 49" (chunk/structure.py)
 
     def provenance(self, document: str, document_id: str) -> Provenance:
         return Provenance(

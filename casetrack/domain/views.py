@@ -29,6 +29,7 @@ class SourceJson(TypedDict):
     extraction_method: str
     ocr_confidence: float | None  # OCR'd text: the cited lines' mean word confidence (0-100); null when native
     bates: str | None  # the page's production (Bates) stamp, when it carries one
+    section: str | None  # statutes and structured texts: the structural path ("Lei 8.078/1990 › Art. 49")
 
 
 def source_json(p: Provenance) -> SourceJson:
@@ -45,6 +46,7 @@ def source_json(p: Provenance) -> SourceJson:
         "extraction_method": p.extraction_method.value,
         "ocr_confidence": None if p.ocr_confidence is None else round(p.ocr_confidence, 1),
         "bates": p.bates,
+        "section": p.section,
     }
 
 

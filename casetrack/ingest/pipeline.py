@@ -19,6 +19,7 @@ from typing import Any, Protocol
 import pyarrow as pa
 
 from casetrack.chunk.chunker import chunk_document
+from casetrack.chunk.structure import structure_plan
 from casetrack.domain import ChunkDraft, ParsedDocument
 from casetrack.embed.protocols import EmbedderPool
 from casetrack.errors import CaseTrackError, NoTextError, ParseError, ScanNotReadError
@@ -162,7 +163,10 @@ class Ingestor:
                                keep_revoked=self.keep_revoked)
         parsed = self._parse(path, options=options, on_page=lambda done, total: progress("parse", done, total))
         progress("parse", 1, 1)
-        drafts = chunk_document(parsed, self.primary.count_tokens)
+        plan = structure_plan(parsed, path.name)  # statutes and structured texts: chunks start at articles
+        drafts = chunk_document(parsed, self.primary.count_tokens, breaks=plan.breaks if plan else None)
+        if plan is not None:
+            drafts = plan.label(drafts)
         result.file_type = parsed.file_type.value
         result.pages = parsed.page_count
         result.needs_ocr_pages = parsed.needs_ocr_pages
@@ -257,6 +261,7 @@ def chunk_rows(drafts: list[ChunkDraft], embeddings: ChunkEmbeddings) -> pa.Tabl
         "line_numbers": [list(d.line_numbers) for d in drafts],
         "line_confidences": [list(d.line_confidences) or None for d in drafts],
         "bates": [d.bates for d in drafts],
+        "section": [d.section for d in drafts],
     }
     base = [f for f in chunk_schema(1) if f.name not in EMBEDDING_COLUMNS]
     arrays = [pa.array(columns[f.name], f.type) for f in base] + list(embeddings.columns.values())

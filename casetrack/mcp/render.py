@@ -195,8 +195,10 @@ def search(out: Mapping[str, Any], case_stats: str, max_chars: int = 700) -> str
         if source.get("extraction_method") == "ocr":  # OCR'd text: say how sure the reading is
             confidence = source.get("ocr_confidence")
             rated += "; OCR" + (f", confidence {confidence:.0f}/100" if confidence is not None else "")
-        lines += ["", f"--- Result {i} ({rated}) ---", hit["citation"], f"chunk_id: {hit['chunk_id']}",
-                  "", f"\"{text}\""]
+        lines += ["", f"--- Result {i} ({rated}) ---", hit["citation"]]
+        if source.get("section"):
+            lines.append(f"Section: {source['section']}")
+        lines += [f"chunk_id: {hit['chunk_id']}", "", f"\"{text}\""]
         ctx = hit.get("context")
         if ctx:
             if ctx.get("before"):

@@ -29,7 +29,7 @@ from casetrack.store.journal_repair import (
     unjournaled_chunks,
 )
 from casetrack.store.lance_repair import lance_short, make_whole
-from casetrack.store.lance_tables import CHUNKS, LanceTables
+from casetrack.store.lance_tables import CHUNKS, LanceTables, keyword_texts
 from casetrack.store.lock import WriterLock
 from casetrack.store.registry import CaseRecord
 
@@ -142,7 +142,7 @@ class CaseStore:
         self.lance.upsert_document({**document_row, "doc_id": doc_id, "gen": gen})
         self.lance.durable()
         self.journal.set_state(doc_id, DocState.LANCE_COMMITTED)
-        self.bm25.replace_document(doc_id, zip(ids, chunks.column("text").to_pylist(), strict=True))
+        self.bm25.replace_document(doc_id, zip(ids, keyword_texts(chunks), strict=True))
         self.journal.set_state(doc_id, DocState.COMMITTED)
         return gen
 
@@ -169,7 +169,7 @@ class CaseStore:
 
     def _sync_bm25(self, doc_id: str, gen: int) -> None:
         rows = self.lance.document_chunks(doc_id, gen)
-        pairs = zip(rows.column("chunk_id").to_pylist(), rows.column("text").to_pylist(), strict=True)
+        pairs = zip(rows.column("chunk_id").to_pylist(), keyword_texts(rows), strict=True)
         self.bm25.replace_document(doc_id, pairs)
 
     # -- recovery ----------------------------------------------------------------------------

@@ -88,4 +88,5 @@ def provenance(row: dict[str, object], documents: dict[str, JournalEntry]) -> Pr
         ocr_confidence=float(confidence) if isinstance(confidence, float) else None,
         lines_citable=not (entry and entry.meta.get("file_type") == "docx"),
         bates=str(row["bates"]) if row.get("bates") else None,
+        section=str(row["section"]) if row.get("section") else None,
     )

@@ -77,6 +77,9 @@ def chunk_schema(dim: int) -> pa.Schema:
             # OCR'd chunks: each of those lines' mean word confidence (0-100); null otherwise.
             pa.field("line_confidences", pa.list_(pa.float32())),
             pa.field("bates", pa.string()),  # the page's production stamp, when it carries one
+            # Statutes and structured texts: where the chunk sits ("Lei 8.078/1990 › Art. 49",
+            # "Section 4.2(a)"; chunk/structure.py). Indexed with the text (`keyword_texts`).
+            pa.field("section", pa.string()),
             pa.field(VECTOR, pa.list_(pa.float32(), dim)),
         ]
     )
@@ -108,6 +111,15 @@ DOCUMENT_SCHEMA = pa.schema(
 
 # Columns a search result needs (no embeddings).
 RESULT_COLUMNS = [f.name for f in chunk_schema(1) if f.name not in EMBEDDING_COLUMNS]
+
+
+def keyword_texts(rows: pa.Table) -> list[str]:
+    """What the keyword index holds for each row: its text, after its structural path when it
+    has one (so "art. 49 do CDC" finds the chunk of that article)."""
+    texts: list[str] = rows.column("text").to_pylist()
+    if "section" not in rows.column_names:
+        return texts
+    return [f"{s}\n{t}" if s else t for s, t in zip(rows.column("section").to_pylist(), texts, strict=True)]
 
 
 def sql_str(value: str) -> str:

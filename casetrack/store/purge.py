@@ -25,7 +25,7 @@ from datetime import timedelta
 from typing import Any
 
 from casetrack.store.bm25 import Bm25Index
-from casetrack.store.lance_tables import CHUNKS, DOCUMENTS, LanceTables, sql_str
+from casetrack.store.lance_tables import CHUNKS, DOCUMENTS, LanceTables, keyword_texts, sql_str
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ def rebuild_bm25(bm25: Bm25Index, lance: LanceTables, committed: dict[str, int])
     def documents() -> Iterator[tuple[str, list[tuple[str, str]]]]:
         for doc_id, gen in committed.items():
             rows = lance.document_chunks(doc_id, gen)
-            yield doc_id, list(zip(rows.column("chunk_id").to_pylist(), rows.column("text").to_pylist(), strict=True))
+            yield doc_id, list(zip(rows.column("chunk_id").to_pylist(), keyword_texts(rows), strict=True))
 
     return bm25.rebuild(documents())
 
