@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from casetrack.app import CaseTrack
 from casetrack.chunk.chunker import chunk_document
 from casetrack.chunk.structure import structure_plan
@@ -34,6 +36,7 @@ def test_a_text_without_articles_is_chunked_as_before(tmp_path: Path) -> None:
     assert structure_plan(doc) is None
 
 
+@pytest.mark.slow
 def test_results_show_the_path_and_the_path_is_searchable(tmp_path: Path) -> None:
     app = CaseTrack(resolve_settings(tmp_path / "home", MODELS, environ={}))
     app.create_case("Estágio", language="pt")

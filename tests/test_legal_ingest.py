@@ -54,8 +54,15 @@ def _filters(**values: object) -> SearchFilters:
     return SearchFilters(legal=legal_filters(**values))  # type: ignore[arg-type]
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> CaseTrack:
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("legal")
+
+
+@pytest.fixture(scope="module")
+def app(root: Path) -> CaseTrack:
+    """One case for the module (the lost-journal test, last, changes it)."""
+    tmp_path = root
     app = CaseTrack(resolve_settings(tmp_path / "home", MODELS, environ={}))
     app.create_case("Matter", language="pt")
     folder = tmp_path / "client"
@@ -103,8 +110,8 @@ def test_filters_keep_the_search_inside_the_documents_that_match(app: CaseTrack)
     assert docs(doc_types=["judgment"]) == set()
 
 
-def test_the_cli_takes_the_same_filters(app: CaseTrack, tmp_path: Path) -> None:
-    home = str(tmp_path / "home")
+def test_the_cli_takes_the_same_filters(app: CaseTrack, root: Path) -> None:
+    home = str(root / "home")
     out = run_json("--data-dir", home, "--models-dir", str(MODELS), "search", "--case", "Matter",
                    "terminate notice", "--doc-type", "amendment", "--tag", "draft")
     assert {r["source"]["document"] for r in out["results"]} == {"services.txt"}
@@ -113,11 +120,12 @@ def test_the_cli_takes_the_same_filters(app: CaseTrack, tmp_path: Path) -> None:
     assert bad.exit_code != 0 and "Unknown document type 'memo'" in bad.output and "acórdão" in bad.output
 
 
-def test_the_metadata_survives_a_lost_journal(app: CaseTrack, tmp_path: Path) -> None:
+def test_the_metadata_survives_a_lost_journal(app: CaseTrack, root: Path) -> None:
     """The journal is rebuilt from LanceDB's document rows, which keep the metadata as JSON."""
-    journal = next((tmp_path / "home" / "cases").glob("*/journal.sqlite"))
+    app.close()
+    journal = next((root / "home" / "cases").glob("*/journal.sqlite"))
     journal.unlink()
-    again = CaseTrack(resolve_settings(tmp_path / "home", MODELS, environ={}))
+    again = CaseTrack(resolve_settings(root / "home", MODELS, environ={}))
     try:
         docs = {d["name"]: d for d in again.list_documents("Matter")}
     finally:
