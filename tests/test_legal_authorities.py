@@ -108,3 +108,24 @@ def test_find_entity_takes_the_same_filters(home: Path) -> None:
     assert {d["document"] for d in briefs["documents"]} == {"brief.txt"}
     none = run_json(*base, "entity", "--case", "Roe", "410 U.S. 113", "--doc-type", "invoice")
     assert none["documents"] == [] and "No document in this case matches the filters." in none["warnings"]
+
+
+def test_find_entity_finds_an_authority_or_process_number_however_written(tmp_path: Path) -> None:
+    app = CaseTrack(resolve_settings(tmp_path / "home", MODELS, environ={}))
+    try:
+        app.create_case("Forms", language="pt")
+        (tmp_path / "a.txt").write_text("Processo nº 1000123-06.2022.8.26.0100, em trâmite na 5ª Vara Cível.", encoding="utf-8")
+        (tmp_path / "b.txt").write_text("Conforme os autos 10001230620228260100, o réu foi citado.", encoding="utf-8")
+        (tmp_path / "c.txt").write_text("Aplica-se o art. 14 do CDC; ver também o artigo 14 da Lei 8.078/90.", encoding="utf-8")
+        assert all(r.ok for r in app.ingest("Forms", [tmp_path / n for n in ("a.txt", "b.txt", "c.txt")]))
+
+        def found(entity: str) -> dict[str, list[str]]:
+            return {d.document: [m.matched_text for m in d.mentions] for d in app.find_entity("Forms", entity).documents}
+
+        both = {"a.txt": ["1000123-06.2022.8.26.0100"], "b.txt": ["10001230620228260100"]}
+        assert found("1000123-06.2022.8.26.0100") == both
+        assert found("10001230620228260100") == both
+        cdc = sorted(found("art. 14 do CDC")["c.txt"])  # the same authority, written two ways
+        assert cdc[0] == "art. 14 do CDC" and cdc[1].startswith("artigo 14 da Lei 8.078")
+    finally:
+        app.close()

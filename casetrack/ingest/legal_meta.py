@@ -124,9 +124,13 @@ def apply_companion(legal: dict[str, Any], data: Mapping[str, Any], source: str,
 def cites_by_chunk(
     pages: Sequence[str], entities: Iterable[LegalEntity], drafts: Sequence[ChunkDraft]
 ) -> dict[str, dict[str, Any]]:
-    """Each cited authority (canonical key) -> its display text, kind and where it is cited:
-    [chunk seq, start, end] with offsets in that chunk's text (at most MAX_PLACES each)."""
+    """Each cited authority and process number (canonical key) -> its display text, kind and
+    where it is written: [chunk seq, start, end] with offsets in that chunk's text (at most
+    MAX_PLACES each). find_entity reads them to find an authority however it is written."""
     from casetrack.legal.extract import AUTHORITY_KINDS, PAGE_JOIN
+    from casetrack.legal.model import EntityKind
+
+    kinds = AUTHORITY_KINDS | {EntityKind.CNJ, EntityKind.PROCESS}  # process numbers: for find_entity
 
     starts, at = [], 0
     for text in pages:
@@ -137,7 +141,7 @@ def cites_by_chunk(
         by_page.setdefault(draft.page_index, []).append(draft)
     out: dict[str, dict[str, Any]] = {}
     for entity in entities:
-        if entity.kind not in AUTHORITY_KINDS or not entity.key:
+        if entity.kind not in kinds or not entity.key:
             continue
         page = bisect.bisect_right(starts, entity.start) - 1
         offset = entity.start - starts[page]

@@ -44,7 +44,7 @@ def list_authorities(
     places: dict[str, list[tuple[str, int, int, int]]] = {}  # key -> (doc_id, seq, start, end)
     for entry in entries.values():
         for key, cite in ((entry.meta.get("legal") or {}).get("cites") or {}).items():
-            if kind and cite.get("kind") != kind:
+            if (kind and cite.get("kind") != kind) or cite.get("kind") not in KINDS:
                 continue
             authority = found.setdefault(key, Authority(key, str(cite.get("text") or key), str(cite.get("kind"))))
             at = [p for p in cite.get("at") or [] if isinstance(p, list) and len(p) == 3]
@@ -77,3 +77,29 @@ def _place(row: dict[str, Any], entries: dict[str, Any], start: int, end: int) -
     cite = pin_provenance(prov, text, line_start, line_end, stored_line_numbers(row), stored_line_confidences(row))
     return {"document": prov.document, "document_id": prov.document_id, "chunk_id": str(row["chunk_id"]),
             "citation": cite.citation(), "snippet": snippet_around(text, start, end)}
+
+
+def recorded_mentions(
+    store: CaseStore, entity: str, entries: dict[str, Any], doc_ids: set[str] | None = None
+) -> list[tuple[dict[str, Any], int, int]]:
+    """(chunk row, start, end) of each place ingest recorded for the authority or process number
+    `entity` names, however the document writes it ("art. 14 do CDC" = "artigo 14 da Lei
+    8.078/90"; a CNJ number with or without punctuation). [] when `entity` is not one."""
+    from casetrack.legal.extract import extract_entities
+
+    text = entity.strip()
+    keys = {e.key for e in extract_entities(text, "mixed")
+            if e.key and (e.kind in KINDS or e.kind in ("cnj", "process")) and e.end - e.start >= 0.6 * len(text)}
+    if not keys:
+        return []
+    places: list[tuple[str, int, int]] = []
+    for doc_id, entry in entries.items():
+        if doc_ids is not None and doc_id not in doc_ids:
+            continue
+        cites = (entry.meta.get("legal") or {}).get("cites") or {}
+        for key in keys & set(cites):
+            for at in cites[key].get("at") or []:
+                if isinstance(at, list) and len(at) == 3:
+                    places.append((chunk_id_for(doc_id, entry.gen, int(at[0])), int(at[1]), int(at[2])))
+    rows = store.lance.fetch_chunks(sorted({p[0] for p in places})) if places else {}
+    return [(rows[c], a, b) for c, a, b in places if c in rows]

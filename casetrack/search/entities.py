@@ -248,6 +248,7 @@ def find_entity(
             row = rows.get(chunk_id)
             if row is not None:
                 mentions += _mentions_in(row, wanted, citation, documents)
+    mentions += _recorded(store, entity, documents, doc_ids, mentions)
     mentions.sort(key=lambda m: (m.kind != "exact", -m.similarity, m.document.casefold(), m.seq, m.match_start))
     result.documents = _by_document(mentions, top_k)
     result.exact_count = sum(d.exact_count for d in result.documents)
@@ -255,6 +256,32 @@ def find_entity(
     result.shown = min(top_k, len(mentions))
     result.truncated = len(mentions) > top_k
     return result
+
+
+def _recorded(
+    store: CaseStore, entity: str, documents: dict[str, JournalEntry], doc_ids: set[str] | None, found: list[Mention]
+) -> list[Mention]:
+    """Mentions ingest recorded for the authority or process number `entity` names, written
+    another way than the words matched ("artigo 14 da Lei 8.078/90" for "art. 14 do CDC")."""
+    from casetrack.search.authorities import recorded_mentions
+
+    taken = {(m.chunk_id, m.match_start, m.match_end) for m in found}
+    out = []
+    for row, start, end in recorded_mentions(store, entity, documents, doc_ids):
+        chunk_id = str(row["chunk_id"])
+        if any(c == chunk_id and s < end and start < e for c, s, e in taken):  # matched by its words already
+            continue
+        text = str(row["text"])
+        prov = provenance(row, documents)
+        line_start, line_end = text.rfind("\n", 0, start) + 1, text.find("\n", end)
+        line_end = len(text) if line_end < 0 else line_end
+        cite = pin_provenance(prov, text, line_start, line_end, stored_line_numbers(row), stored_line_confidences(row))
+        out.append(Mention(chunk_id=chunk_id, document=prov.document, document_id=prov.document_id,
+                           matched_text=text[start:end], kind="exact", similarity=1.0, citation=cite.citation(),
+                           snippet=snippet_around(text, start, end), match_start=start, match_end=end,
+                           seq=int(row.get("seq") or 0)))
+        taken.add((chunk_id, start, end))
+    return out
 
 
 def _by_document(mentions: list[Mention], top_k: int) -> list[DocumentMentions]:
