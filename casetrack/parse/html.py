@@ -22,7 +22,7 @@ from casetrack.parse.options import ParseOptions
 from casetrack.parse.pagebuilder import PageBuilder
 from casetrack.parse.revoked import RevokedText, guess_language, language_from_tag
 from casetrack.parse.text import nfc
-from casetrack.parse.textcodec import DecodedText, bom_encoding, decode_bytes
+from casetrack.parse.textcodec import DecodedText, decode_bom, decode_bytes
 
 logger = logging.getLogger(__name__)
 
@@ -58,11 +58,9 @@ def declared_encoding(data: bytes) -> str | None:
 
 def decode_html(data: bytes) -> DecodedText:
     """A page's bytes as text: BOM, then its declared charset, then `textcodec`'s guess."""
-    bom = bom_encoding(data)
-    if bom is not None:
-        encoding, skip = bom
-        text = data[skip:].decode(encoding, errors="replace")
-        return DecodedText(text, encoding, text.count("\ufffd"))
+    marked = decode_bom(data)
+    if marked is not None:
+        return marked
     declared = declared_encoding(data)
     if declared is not None:
         if declared != "utf-8" and not data.isascii():

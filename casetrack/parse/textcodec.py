@@ -44,6 +44,16 @@ def bom_encoding(data: bytes) -> tuple[str, int] | None:
     return None
 
 
+def decode_bom(data: bytes) -> DecodedText | None:
+    """The text of data that starts with a byte-order mark (None without one)."""
+    bom = bom_encoding(data)
+    if bom is None:
+        return None
+    encoding, skip = bom
+    text = data[skip:].decode(encoding, errors="replace")
+    return DecodedText(text, encoding, text.count("\ufffd"))
+
+
 def _latin1_share(text: str) -> float:
     return sum(ch < "\u0100" for ch in text) / max(len(text), 1)
 
@@ -76,11 +86,9 @@ def decode_bytes(data: bytes) -> DecodedText:
     bytes replaced when the rest is clearly UTF-8 (a stray byte pasted into an otherwise
     UTF-8 file); cp1252 (what Windows in Brazil writes); latin-1, which never fails.
     """
-    bom = bom_encoding(data)
-    if bom is not None:
-        encoding, skip = bom
-        text = data[skip:].decode(encoding, errors="replace")
-        return DecodedText(text, encoding, text.count("\ufffd"))
+    marked = decode_bom(data)
+    if marked is not None:
+        return marked
     # Before UTF-8: UTF-16 of ASCII text is valid UTF-8 too, with a NUL after every letter.
     utf16 = _utf16_encoding(data)
     if utf16 is not None:
