@@ -304,6 +304,9 @@ def test_mcp_ingest_tools_read_only_under_allowed_roots(tool_service: Any, tmp_p
     jobs = [j for j in tool_service.jobs.recent()]
     queued = sorted(p for j in jobs for p in j.paths)
     assert queued == [str((docs / "contract.txt").resolve())] * 2  # the folder's link to /etc/passwd is not
+    # ... and the tool says so: which entry it left out and why.
+    assert "Skipped 1 entry of the folder:" in texts["ok_folder"] and "passwd.txt: a link to a file outside" in texts["ok_folder"]
+    assert [e["name"] for e in results["ok_folder"].structured_content["skipped"]] == ["passwd.txt"]
 
 
 # -- names and log lines ----------------------------------------------------------------------------

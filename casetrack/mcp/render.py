@@ -276,3 +276,12 @@ def authorities(out: Mapping[str, Any]) -> str:
         lines.append(f"{i}. {a['text']} ({a['kind']}; {a['documents']} documents, {a['mentions']} mentions)")
         lines += [f"   - {p['citation']}" for p in a.get("cited_in") or []]
     return "\n".join(lines)
+
+
+def skipped(entries: Sequence[Mapping[str, str]]) -> str:
+    """The folder entries ingest_folder left out (links out of the folder, loops), one line each."""
+    if not entries:
+        return ""
+    lines = ["", f"Skipped {len(entries)} entr{'y' if len(entries) == 1 else 'ies'} of the folder:"]
+    lines += [f"  - {e['name']}: {e['reason']} {e['hint']}" for e in entries[:50]]
+    return "\n".join(lines)

@@ -60,6 +60,8 @@ class JobOut(_Out):
     results: list[dict[str, Any]] = []
     error: str | None = None
     hint: str | None = None
+    # ingest_folder: entries the folder walk left out (links out of the folder, loops, unreadable)
+    skipped: list[dict[str, str]] = []
 
 
 class JobListOut(_Out):

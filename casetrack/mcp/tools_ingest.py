@@ -119,22 +119,29 @@ async def ingest_folder(
     tc = tool_context(ctx)
     folder = Path(folder_path).expanduser()
 
+    skipped: list[dict[str, str]] = []
+
     def submit() -> JobView:
-        from casetrack.ingest.files import discover_files
+        from casetrack.ingest.files import scan_folder
 
         case = writable_case(tc, case_name)
         real = allowed_path(tc, folder)
         if not real.is_dir():
             raise ToolError(f"Folder not found: {folder}\n\nCheck that the path is correct.")
         # The walk follows links only to files inside the folder, so every file is under `real`.
-        paths = [p.resolve() for p in discover_files(real, recursive)]
+        scan = scan_folder(real, recursive)
+        skipped.extend({"name": s.name, "reason": s.reason, "hint": s.hint} for s in scan.skipped)
+        paths = [p.resolve() for p in scan.files]
         if not paths:
             more = "" if recursive else " Sub-folders are skipped unless recursive=true."
-            raise ToolError(f"No supported files in {folder} (PDF, DOCX, TXT, MD, RTF, HTML, PNG, JPEG, TIFF).{more}")
+            raise ToolError(f"No supported files in {folder} (PDF, DOCX, TXT, MD, RTF, HTML, PNG, JPEG, TIFF).{more}"
+                            + render.skipped(skipped))
         return tc.host.submit_ingest(case, paths, force, label=str(folder))
 
     job = await follow(tc, await call(submit), wait_seconds, ctx)
-    return result(render.job(job.to_json()), job_out(job))
+    out = job_out(job)
+    out.skipped = skipped
+    return result(render.job(job.to_json()) + render.skipped(skipped), out)
 
 
 @tools.tool("Ingest job status", READ,
