@@ -181,7 +181,7 @@ def parse_docx(path: Path, options: ParseOptions | None = None) -> ParsedDocumen
             package = _prepare_package(path, fix_r_prefix=True)
             revoked = RevokedText(keep_revoked, package.language)
             pages, title = _parse_package(package, name, revoked)
-    except ParseError:
+    except (ParseError, MemoryError):  # too big to unpack: the parse process's cap says so (isolated.py)
         raise
     except zipfile.BadZipFile as e:
         raise _corrupt(name, f"bad ZIP archive: {e}") from e

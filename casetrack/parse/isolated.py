@@ -88,8 +88,10 @@ def _child(conn: Connection, memory_limit: int) -> None:  # pragma: no cover - r
         except errors.CaseTrackError as e:
             conn.send(("error", type(e).__name__, e.message, e.hint))
         except MemoryError:
-            conn.send(("error", "CorruptFileError", f"{Path(path).name}: needs more memory to parse than allowed "
-                       f"({memory_limit // 2**30} GB).", "Split the file (e.g. by page ranges) and ingest the parts."))
+            conn.send(("error", "CorruptFileError", f"{Path(path).name}: its content needs more memory to read than "
+                       f"CaseTrack allows ({memory_limit // 2**30} GB): it unpacks to far more than its size on disk "
+                       "(an extremely large document, or a file built to do that).",
+                       "Split the document, or save it as PDF, and ingest the parts."))
         except Exception as e:
             conn.send(("crash", f"{type(e).__name__}: {str(e)[:300]}"))
 
