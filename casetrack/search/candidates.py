@@ -61,3 +61,13 @@ def pin_windows(
     if sims is None or len(spans) != len(sims):
         return focus, None
     return focus, list(zip(spans, (float(s) for s in sims), strict=True))
+
+
+# A dense search under a document filter that keeps at most this many chunks scans them all
+# (bench/filter_latency.py: under a one-document filter the 100k-chunk ANN index returned < 10 rows).
+EXACT_SCAN_CHUNKS = 20_000
+
+
+def narrow_filter(store: CaseStore, doc_ids: set[str]) -> bool:
+    """Does the document filter keep few enough chunks to scan them all (exact, never short)?"""
+    return sum(e.expected_chunks for e in store.documents() if e.doc_id in doc_ids) <= EXACT_SCAN_CHUNKS

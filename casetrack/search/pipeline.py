@@ -25,7 +25,7 @@ from casetrack.domain import SearchHit, SearchResponse
 from casetrack.domain.slots import BM25, FUSED_SLOTS, SLOTS
 from casetrack.errors import CaseTrackError, Fix
 from casetrack.search import relevance, stages
-from casetrack.search.candidates import candidate_table, only_filtered, pin_windows
+from casetrack.search.candidates import candidate_table, narrow_filter, only_filtered, pin_windows
 from casetrack.search.config import SearchConfig
 from casetrack.search.fusion import reciprocal_rank_fusion
 from casetrack.search.pin_terms import asked_text
@@ -181,7 +181,8 @@ def _recall(run: _Run) -> tuple[pa.Table, list[dict[str, Any]]]:
     parts: list[pa.Table] = []
     if "dense" in query_vectors and (cfg.dense_recall or BM25 not in lists):
         where = lt.sql_in("doc_id", sorted(run.doc_filter)) if run.doc_filter else None
-        near = store.lance.dense_search(query_vectors["dense"], cfg.dense_candidates, where, columns)
+        exact = run.doc_filter is not None and narrow_filter(store, run.doc_filter)
+        near = store.lance.dense_search(query_vectors["dense"], cfg.dense_candidates, where, columns, exact)
         if near.num_rows:
             keep = [run.visible.get(d) == g for d, g in zip(near.column("doc_id").to_pylist(),
                                                             near.column("gen").to_pylist(), strict=True)]

@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 from lancedb.index import BTree, HnswSq
 
-from casetrack.domain.slots import SLOT_ORDER, SLOTS, presence_column
+from casetrack.store import lance_schema as _schema
 from casetrack.store.lance_salvage import is_lance_failure
 from casetrack.store.lance_versions import open_checked, open_older
 
@@ -35,91 +35,23 @@ REINDEX_UNINDEXED_SHARE = 0.1
 # 100 candidates in 530 ms, 15 ms after compaction), so small fragments are merged past this many.
 MAX_SMALL_FRAGMENTS = 16
 
-
-# Embedding columns (names from the slot table, domain/slots.py). Columns beyond E1's `vector`
-# are added to the table the first time a model fills them (older rows read as null: those chunks
-# lack that embedding until `casetrack reembed`).
-VECTOR = SLOTS["E1"].columns[0]
-E7_VECTOR = SLOTS["E7"].columns[0]
-SPARSE_IDS, SPARSE_VALUES = SLOTS["E6"].columns
-LATE_VECTORS, LATE_COUNT = SLOTS["E12"].columns
-# E1 vectors of a chunk's passage windows (chunk/windows.py): float16 bytes, b"" when the chunk
-# is its own only window, null when the chunk was embedded before windows existed.
-WINDOW_VECTORS = "vector_win"
-EMBEDDING_COLUMNS = (VECTOR, E7_VECTOR, SPARSE_IDS, SPARSE_VALUES, LATE_VECTORS, LATE_COUNT, WINDOW_VECTORS)
-# The column that shows whether a chunk has a slot's embedding (null: it does not).
-SLOT_COLUMN = {slot: presence_column(slot) for slot in SLOT_ORDER}
-
-
-def chunk_schema(dim: int) -> pa.Schema:
-    """Text, provenance and the E1 vector; other embedding columns are appended by ingest."""
-    return pa.schema(
-        [
-            pa.field("chunk_id", pa.string(), nullable=False),
-            pa.field("doc_id", pa.string(), nullable=False),
-            pa.field("gen", pa.int32(), nullable=False),
-            pa.field("seq", pa.int32(), nullable=False),
-            pa.field("text", pa.string(), nullable=False),
-            pa.field("page", pa.int32()),
-            pa.field("page_index", pa.int32()),
-            pa.field("paragraph_start", pa.int32()),
-            pa.field("paragraph_end", pa.int32()),
-            pa.field("line_start", pa.int32()),
-            pa.field("line_end", pa.int32()),
-            pa.field("char_start", pa.int32()),
-            pa.field("char_end", pa.int32()),
-            pa.field("token_count", pa.int32()),
-            pa.field("extraction_method", pa.string()),
-            pa.field("ocr_confidence", pa.float32()),
-            # The number of each line of `text` (a .txt's own numbers skip blank lines); null in
-            # rows written before the column existed.
-            pa.field("line_numbers", pa.list_(pa.int32())),
-            # OCR'd chunks: each of those lines' mean word confidence (0-100); null otherwise.
-            pa.field("line_confidences", pa.list_(pa.float32())),
-            pa.field("bates", pa.string()),  # the page's production stamp, when it carries one
-            # Statutes and structured texts: where the chunk sits ("Lei 8.078/1990 › Art. 49",
-            # "Section 4.2(a)"; chunk/structure.py). Indexed with the text (`keyword_texts`).
-            pa.field("section", pa.string()),
-            pa.field(VECTOR, pa.list_(pa.float32(), dim)),
-        ]
-    )
+# The columns, re-exported: callers read them from here (store/lance_schema.py defines them).
+DOCUMENT_SCHEMA = _schema.DOCUMENT_SCHEMA
+E7_VECTOR = _schema.E7_VECTOR
+EMBEDDING_COLUMNS = _schema.EMBEDDING_COLUMNS
+LATE_COUNT = _schema.LATE_COUNT
+LATE_VECTORS = _schema.LATE_VECTORS
+META_JSON = _schema.META_JSON
+RESULT_COLUMNS = _schema.RESULT_COLUMNS
+SLOT_COLUMN = _schema.SLOT_COLUMN
+SPARSE_IDS = _schema.SPARSE_IDS
+SPARSE_VALUES = _schema.SPARSE_VALUES
+VECTOR = _schema.VECTOR
+WINDOW_VECTORS = _schema.WINDOW_VECTORS
+chunk_schema = _schema.chunk_schema
+keyword_texts = _schema.keyword_texts
 
 
-META_JSON = "meta_json"
-DOCUMENT_SCHEMA = pa.schema(
-    [
-        pa.field("doc_id", pa.string(), nullable=False),
-        pa.field("gen", pa.int32(), nullable=False),
-        pa.field("name", pa.string(), nullable=False),
-        pa.field("source_path", pa.string()),
-        pa.field("sha256", pa.string()),
-        pa.field("file_type", pa.string()),
-        pa.field("size_bytes", pa.int64()),
-        pa.field("page_count", pa.int32()),
-        pa.field("chunk_count", pa.int32()),
-        pa.field("needs_ocr_pages", pa.list_(pa.int32())),
-        pa.field("ingested_at", pa.float64()),
-        pa.field("embed_model", pa.string()),
-        pa.field("embed_models", pa.list_(pa.string())),
-        pa.field("warnings", pa.list_(pa.string())),
-        # The rest of the journal's metadata (legal metadata, OCR facts, Bates ends ...) as JSON, so
-        # a journal rebuilt from LanceDB keeps it (store/journal_repair.py). Added 2026-11-25:
-        # older tables get the column on their next document write.
-        pa.field(META_JSON, pa.string()),
-    ]
-)
-
-# Columns a search result needs (no embeddings).
-RESULT_COLUMNS = [f.name for f in chunk_schema(1) if f.name not in EMBEDDING_COLUMNS]
-
-
-def keyword_texts(rows: pa.Table) -> list[str]:
-    """What the keyword index holds for each row: its text, after its structural path when it
-    has one (so "art. 49 do CDC" finds the chunk of that article)."""
-    texts: list[str] = rows.column("text").to_pylist()
-    if "section" not in rows.column_names:
-        return texts
-    return [f"{s}\n{t}" if s else t for s, t in zip(rows.column("section").to_pylist(), texts, strict=True)]
 
 
 def sql_str(value: str) -> str:
@@ -388,11 +320,13 @@ class LanceTables:
         return set(ids.unique().to_pylist())
 
     def dense_search(
-        self, vector: np.ndarray, limit: int, where: str | None, columns: list[str] | None = None
+        self, vector: np.ndarray, limit: int, where: str | None, columns: list[str] | None = None,
+        exact: bool = False,
     ) -> pa.Table:
         """The `limit` nearest chunks by cosine to `vector`: chunk_id, doc_id, gen, _distance and
         `columns` (those the table has), as Arrow. Reading ranking columns here costs ~1-2 ms for
-        100 rows; fetching them later by id is a separate query."""
+        100 rows; fetching them later by id is a separate query. `exact`: scan every row the
+        filter keeps instead of the ANN index (an index probed under a narrow filter finds too few)."""
         table = self.table(CHUNKS)
         if table is None:
             return pa.table({"chunk_id": pa.array([], pa.string())})
@@ -401,4 +335,6 @@ class LanceTables:
         query = table.search(vector.astype(np.float32), vector_column_name=VECTOR).metric("cosine")
         if where:
             query = query.where(where, prefilter=True)
+        if exact:
+            query = query.bypass_vector_index()
         return query.select([*wanted, "_distance"]).limit(limit).to_arrow()
