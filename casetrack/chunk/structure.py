@@ -1,5 +1,5 @@
-"""Statute-aware chunking (issue 15): in a statute or another structured text (articles,
-sections, numbered clauses), chunks start at article boundaries where they can and each carries
+"""Statute-aware chunking (issue 15): in a statute (articles, paragraphs, incisos; sections of a
+US code), chunks start at article boundaries where they can and each carries
 its structural path ("Lei 8.078/1990 › Art. 49 › § único", "Section 4.2 › (a)"), which results
 show and the keyword index holds.
 
@@ -19,9 +19,11 @@ from casetrack.legal.extract import PAGE_JOIN, detect_languages
 from casetrack.legal.structure import StructUnit, find_structure, statute_title, unit_at
 
 MIN_UNITS = 3  # articles / sections before a document counts as structured
-# Document types whose own articles or sections structure them (a decision that quotes a statute's
-# articles at line starts is not one: casetrack/legal/doctype.py tells them apart).
-STRUCTURED_TYPES = frozenset({"statute", "contract", "amendment", "nda"})
+# Document types chunked by their own articles (a decision that quotes a statute's articles at line
+# starts is not one: casetrack/legal/doctype.py tells them apart). Contracts chunked at their
+# sections measured worse (bench/RESULTS.md: CUAD span recall@5 .584 -> .553, lawyer EN MRR@10
+# .667 -> .640), so they keep the plain chunking until a measured variant beats it.
+STRUCTURED_TYPES = frozenset({"statute"})
 _BREAK_KINDS = frozenset({"artigo", "article", "section", "clause"})
 _MAX_CHARS = 3_000_000  # structure is read over at most this much of a document
 
@@ -54,8 +56,7 @@ class StructurePlan:
 
 
 def structure_plan(doc: ParsedDocument, filename: str = "") -> StructurePlan | None:
-    """The document's structure when it is a statute or another structured text (a contract),
-    else None."""
+    """The document's structure when it is a statute (STRUCTURED_TYPES), else None."""
     pages = [p.text for p in doc.pages]
     if classify(pages[:3], filename).type not in STRUCTURED_TYPES:
         return None
