@@ -23,7 +23,7 @@ LENER_TXT = DATA / "lener_br/raw_text/RR474820145230056.txt"
 DOCX = DATA / "docx/python-docx_tests/blk-paras-and-tables.docx"
 
 READ_ONLY = {"list_cases", "get_case_info", "get_job", "list_documents", "get_document", "search_case", "get_chunk",
-             "find_entity", "get_status", "verify_citation"}
+             "find_entity", "get_status", "verify_citation", "list_authorities"}
 DESTRUCTIVE = {"delete_case", "delete_document"}
 
 
