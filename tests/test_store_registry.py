@@ -145,3 +145,44 @@ def test_a_deleted_case_is_not_adopted_back(tmp_path: Path) -> None:
     (registry.case_dir(rec.id) / "case.json").write_text('{"name": "Gone for good"}')
     registry.delete(rec.id)
     assert registry.list() == [] and _reopen(tmp_path).list() == []
+
+
+def test_a_registry_another_process_holds_locked_is_not_set_aside(tmp_path: Path) -> None:
+    """"database is locked" means healthy and busy: the error comes back, the file stays."""
+    import sqlite3
+
+    from casetrack.store.journal_repair import open_journal
+    from casetrack.store.registry_rebuild import open_checked
+    from casetrack.store.sqlite_util import is_busy
+
+    assert is_busy(sqlite3.OperationalError("database is locked"))
+    assert not is_busy(sqlite3.DatabaseError("file is not a database"))
+    path = tmp_path / "registry.sqlite"
+    path.write_bytes(b"")
+
+    def locked(conn: sqlite3.Connection) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        open_checked(path, locked)
+    assert path.exists() and not list(tmp_path.glob("*.damaged-*"))
+
+
+@pytest.mark.slow
+def test_a_journal_another_process_holds_locked_is_not_set_aside(tmp_path: Path) -> None:
+    """A real lock: the open waits out SQLite's busy timeout (30 s), then fails; the file stays."""
+    import sqlite3
+
+    from casetrack.store.journal_repair import open_journal
+
+    journal = tmp_path / "journal.sqlite"
+    holder = sqlite3.connect(journal)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(sqlite3.OperationalError):
+            open_journal(journal)
+    finally:
+        holder.rollback()
+        holder.close()
+    assert not list(tmp_path.glob("journal.sqlite.damaged-*"))

@@ -24,6 +24,7 @@ from typing import Any
 from casetrack.logsafe import safe_for_log
 from casetrack.store.journal import Journal
 from casetrack.store.lance_tables import DOCUMENTS, META_JSON, LanceTables
+from casetrack.store.sqlite_util import is_busy
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,8 @@ def open_journal(path: Path) -> tuple[Journal, str | None]:
     try:
         return Journal(path), None
     except sqlite3.DatabaseError as exc:
+        if is_busy(exc):
+            raise  # another process is writing it: healthy, never set aside
         aside = path.with_name(f"{path.name}.damaged-{int(time.time())}")
         for suffix in ("", "-wal", "-shm"):
             part = Path(f"{path}{suffix}")

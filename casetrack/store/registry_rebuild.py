@@ -23,7 +23,7 @@ from typing import Any
 
 from casetrack.domain.cases import CASE_TYPES, LANGUAGES, CaseStatus
 from casetrack.logsafe import safe_for_log
-from casetrack.store.sqlite_util import connect
+from casetrack.store.sqlite_util import connect, is_busy
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +52,8 @@ def open_checked(path: Path, migrate: Callable[[sqlite3.Connection], None]) -> t
     except sqlite3.DatabaseError as exc:
         if conn is not None:
             conn.close()
+        if is_busy(exc):
+            raise  # another process is writing it: healthy, never set aside
         aside = path.with_name(f"{path.name}.damaged-{int(time.time())}")
         for suffix in ("", "-wal", "-shm"):
             part = Path(f"{path}{suffix}")

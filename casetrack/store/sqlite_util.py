@@ -41,3 +41,9 @@ def migrate(conn: sqlite3.Connection, migrations: list[str]) -> None:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+
+
+def is_busy(exc: BaseException) -> bool:
+    """SQLite refused because another process holds the file ("database is locked"): the file is
+    healthy and must never be set aside as damaged."""
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
