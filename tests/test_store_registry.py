@@ -151,7 +151,6 @@ def test_a_registry_another_process_holds_locked_is_not_set_aside(tmp_path: Path
     """"database is locked" means healthy and busy: the error comes back, the file stays."""
     import sqlite3
 
-    from casetrack.store.journal_repair import open_journal
     from casetrack.store.registry_rebuild import open_checked
     from casetrack.store.sqlite_util import is_busy
 
