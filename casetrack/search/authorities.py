@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from casetrack.search.entity_match import snippet_around
-from casetrack.search.pincite import pin_provenance, stored_line_confidences, stored_line_numbers
+from casetrack.search.pincite import lines_cite
 from casetrack.store.case_store import CaseStore, chunk_id_for
 from casetrack.store.chunk_view import provenance
 
@@ -72,9 +72,7 @@ def _place(row: dict[str, Any], entries: dict[str, Any], start: int, end: int) -
     text = str(row["text"])
     start, end = max(0, min(start, len(text))), max(0, min(end, len(text)))
     prov = provenance(row, entries)
-    line_start, line_end = text.rfind("\n", 0, start) + 1, text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end
-    cite = pin_provenance(prov, text, line_start, line_end, stored_line_numbers(row), stored_line_confidences(row))
+    cite = lines_cite(prov, row, start, end)
     return {"document": prov.document, "document_id": prov.document_id, "chunk_id": str(row["chunk_id"]),
             "citation": cite.citation(), "snippet": snippet_around(text, start, end)}
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import tantivy
 
+from casetrack.domain import Provenance
 from casetrack.errors import CaseTrackError
 from casetrack.search.entity_match import (
     FUZZY_THRESHOLD,
@@ -29,7 +30,7 @@ from casetrack.search.entity_match import (
     snippet_around,
     tokens,
 )
-from casetrack.search.pincite import pin_provenance, stored_line_confidences, stored_line_numbers
+from casetrack.search.pincite import lines_cite
 from casetrack.store.case_store import CaseStore, gen_of_chunk
 from casetrack.store.chunk_view import provenance
 from casetrack.store.journal import JournalEntry
@@ -271,15 +272,7 @@ def _recorded(
         chunk_id = str(row["chunk_id"])
         if any(c == chunk_id and s < end and start < e for c, s, e in taken):  # matched by its words already
             continue
-        text = str(row["text"])
-        prov = provenance(row, documents)
-        line_start, line_end = text.rfind("\n", 0, start) + 1, text.find("\n", end)
-        line_end = len(text) if line_end < 0 else line_end
-        cite = pin_provenance(prov, text, line_start, line_end, stored_line_numbers(row), stored_line_confidences(row))
-        out.append(Mention(chunk_id=chunk_id, document=prov.document, document_id=prov.document_id,
-                           matched_text=text[start:end], kind="exact", similarity=1.0, citation=cite.citation(),
-                           snippet=snippet_around(text, start, end), match_start=start, match_end=end,
-                           seq=int(row.get("seq") or 0)))
+        out.append(_mention(row, provenance(row, documents), start, end, 1.0))
         taken.add((chunk_id, start, end))
     return out
 
@@ -314,27 +307,22 @@ def _mentions_in(
     if not found:
         return []
     prov = provenance(row, documents)
-    line_numbers, confidences = stored_line_numbers(row), stored_line_confidences(row)
-    out = []
-    for m in found:
-        start, end = words[m.first][1], words[m.last][2]
-        # Cited to the mention's own line(s), not the whole chunk.
-        line_start, line_end = text.rfind("\n", 0, start) + 1, text.find("\n", end)
-        line_end = len(text) if line_end < 0 else line_end
-        cite = pin_provenance(prov, text, line_start, line_end, line_numbers, confidences)
-        out.append(
-            Mention(
-                chunk_id=str(row["chunk_id"]),
-                document=prov.document,
-                document_id=prov.document_id,
-                matched_text=text[start:end],
-                kind="exact" if m.similarity >= 1.0 else "fuzzy",
-                similarity=round(m.similarity, 3),
-                citation=cite.citation(),
-                snippet=snippet_around(text, start, end),
-                match_start=start,
-                match_end=end,
-                seq=int(row.get("seq") or 0),
-            )
-        )
-    return out
+    return [_mention(row, prov, words[m.first][1], words[m.last][2], m.similarity) for m in found]
+
+
+def _mention(row: dict[str, Any], prov: Provenance, start: int, end: int, similarity: float) -> Mention:
+    """The mention text[start:end] of a chunk row, cited to its own lines."""
+    text = str(row["text"])
+    return Mention(
+        chunk_id=str(row["chunk_id"]),
+        document=prov.document,
+        document_id=prov.document_id,
+        matched_text=text[start:end],
+        kind="exact" if similarity >= 1.0 else "fuzzy",
+        similarity=round(similarity, 3),
+        citation=lines_cite(prov, row, start, end).citation(),
+        snippet=snippet_around(text, start, end),
+        match_start=start,
+        match_end=end,
+        seq=int(row.get("seq") or 0),
+    )

@@ -306,6 +306,15 @@ def pin_provenance(
     )
 
 
+def lines_cite(chunk: Provenance, row: Mapping[str, Any], start: int, end: int) -> Provenance:
+    """The provenance of the whole lines of the chunk `row` that hold text[start:end] (a mention
+    is cited to its own lines, not to the whole chunk)."""
+    text = str(row["text"])
+    line_start, line_end = text.rfind("\n", 0, start) + 1, text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    return pin_provenance(chunk, text, line_start, line_end, stored_line_numbers(row), stored_line_confidences(row))
+
+
 def stored_line_numbers(row: Mapping[str, Any]) -> list[int] | None:
     """A chunk row's `line_numbers` (None for rows written before the column existed)."""
     value = row.get("line_numbers")
