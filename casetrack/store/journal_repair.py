@@ -17,14 +17,13 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-import time
 from pathlib import Path
 from typing import Any
 
 from casetrack.logsafe import safe_for_log
 from casetrack.store.journal import Journal
 from casetrack.store.lance_tables import DOCUMENTS, META_JSON, LanceTables
-from casetrack.store.sqlite_util import is_busy
+from casetrack.store.sqlite_util import is_busy, set_aside
 
 log = logging.getLogger(__name__)
 
@@ -49,11 +48,7 @@ def open_journal(path: Path) -> tuple[Journal, str | None]:
     except sqlite3.DatabaseError as exc:
         if is_busy(exc):
             raise  # another process is writing it: healthy, never set aside
-        aside = path.with_name(f"{path.name}.damaged-{int(time.time())}")
-        for suffix in ("", "-wal", "-shm"):
-            part = Path(f"{path}{suffix}")
-            if part.exists():
-                part.replace(Path(f"{aside}{suffix}"))
+        aside = set_aside(path)
         why = f"the journal could not be read ({exc}); it was moved to {aside.name} and rebuilt from LanceDB"
         log.warning("case journal %s: %s", safe_for_log(str(path)), safe_for_log(why))
         return Journal(path), why

@@ -23,7 +23,7 @@ from typing import Any
 
 from casetrack.domain.cases import CASE_TYPES, LANGUAGES, CaseStatus
 from casetrack.logsafe import safe_for_log
-from casetrack.store.sqlite_util import connect, is_busy
+from casetrack.store.sqlite_util import connect, is_busy, set_aside
 
 log = logging.getLogger(__name__)
 
@@ -54,11 +54,7 @@ def open_checked(path: Path, migrate: Callable[[sqlite3.Connection], None]) -> t
             conn.close()
         if is_busy(exc):
             raise  # another process is writing it: healthy, never set aside
-        aside = path.with_name(f"{path.name}.damaged-{int(time.time())}")
-        for suffix in ("", "-wal", "-shm"):
-            part = Path(f"{path}{suffix}")
-            if part.exists():
-                part.replace(Path(f"{aside}{suffix}"))
+        aside = set_aside(path)
         why = (f"the case registry could not be read ({' '.join(str(exc).split())[:80]}); it was moved to "
                f"{aside.name} and rebuilt from the case folders")
         log.warning("%s", why)

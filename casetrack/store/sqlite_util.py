@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 
 
@@ -47,3 +48,14 @@ def is_busy(exc: BaseException) -> bool:
     """SQLite refused because another process holds the file ("database is locked"): the file is
     healthy and must never be set aside as damaged."""
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
+
+
+def set_aside(path: Path) -> Path:
+    """Move a damaged SQLite file, with its -wal and -shm, to `<name>.damaged-<time>` (kept, never
+    deleted); returns the new path of the main file."""
+    aside = path.with_name(f"{path.name}.damaged-{int(time.time())}")
+    for suffix in ("", "-wal", "-shm"):
+        part = Path(f"{path}{suffix}")
+        if part.exists():
+            part.replace(Path(f"{aside}{suffix}"))
+    return aside
