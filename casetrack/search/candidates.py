@@ -10,6 +10,7 @@ import pyarrow.compute as pc
 
 from casetrack.chunk.windows import window_spans
 from casetrack.store.case_store import CaseStore
+from casetrack.store.journal import JournalEntry
 
 MAX_FILTERED_CANDIDATES = 2000  # a Bates range naming at most this many chunks: all are candidates
 
@@ -68,6 +69,7 @@ def pin_windows(
 EXACT_SCAN_CHUNKS = 20_000
 
 
-def narrow_filter(store: CaseStore, doc_ids: set[str]) -> bool:
-    """Does the document filter keep few enough chunks to scan them all (exact, never short)?"""
-    return sum(e.expected_chunks for e in store.documents() if e.doc_id in doc_ids) <= EXACT_SCAN_CHUNKS
+def narrow_filter(entries: list[JournalEntry], doc_ids: set[str]) -> bool:
+    """Does the document filter keep few enough of the committed documents' (`entries`) chunks
+    to scan them all (exact, never short)?"""
+    return sum(e.expected_chunks for e in entries if e.doc_id in doc_ids) <= EXACT_SCAN_CHUNKS

@@ -35,6 +35,7 @@ from casetrack.search.results import add_context, by_document, filter_bates, fil
 from casetrack.search.runtime import Inline, SearchRuntime
 from casetrack.store import lance_tables as lt
 from casetrack.store.case_store import CaseStore, chunk_id_for, doc_of_chunk, gen_of_chunk
+from casetrack.store.journal import JournalEntry
 
 # The ranked list of E1 with the query's question alone (when a scene comes first).
 QUESTION = "question"
@@ -82,6 +83,7 @@ class _Run:
     focus_documents: frozenset[str] = frozenset()  # the documents the query names (search/naming.py)
     focus_names: frozenset[str] = frozenset()  # the analyzed query terms that name them
     chunk_filter: set[str] | None = None  # only these chunks may be results (a Bates range)
+    entries: list[JournalEntry] = field(default_factory=list)  # the committed documents, read once per search
     _doc_freqs: tuple[dict[str, int], int] | None = None
 
     def doc_freqs(self) -> tuple[dict[str, int], int]:
@@ -121,7 +123,8 @@ def search(
     response = SearchResponse(query=query, case=store.record.name, stages_skipped=dict(models.skipped))
     clock = _Clock(response.timings_ms)
     filters = request.effective_filters()
-    doc_filter = filter_documents(store, filters)
+    entries = store.documents()  # read once: the filters, the exact-scan check and the page use them
+    doc_filter = filter_documents(store, filters, entries)
     chunk_filter = filter_bates(store, filters)
     if chunk_filter is not None:
         on_pages = {doc_of_chunk(c) for c in chunk_filter}
@@ -134,7 +137,7 @@ def search(
         return response
     lists = [name for name in cfg.lists_for(store.record.language) if name == BM25 or models.for_list(name) is not None]
     run = _Run(store, models, query, cfg, runtime, response, clock, lists, doc_filter, store.visible())
-    run.chunk_filter = chunk_filter
+    run.chunk_filter, run.entries = chunk_filter, entries
     table, rows = _recall(run)
     fused = _fuse(run, table)
     if cfg.boost and fused:  # stage 3: exact-match boost
@@ -181,7 +184,7 @@ def _recall(run: _Run) -> tuple[pa.Table, list[dict[str, Any]]]:
     parts: list[pa.Table] = []
     if "dense" in query_vectors and (cfg.dense_recall or BM25 not in lists):
         where = lt.sql_in("doc_id", sorted(run.doc_filter)) if run.doc_filter else None
-        exact = run.doc_filter is not None and narrow_filter(store, run.doc_filter)
+        exact = run.doc_filter is not None and narrow_filter(run.entries, run.doc_filter)
         near = store.lance.dense_search(query_vectors["dense"], cfg.dense_candidates, where, columns, exact)
         if near.num_rows:
             keep = [run.visible.get(d) == g for d, g in zip(near.column("doc_id").to_pylist(),
@@ -267,7 +270,7 @@ def _page(run: _Run, ordered: list[tuple[str, float]], request: SearchRequest) -
     """The page of hits (text, provenance, snippet, optional context) and the per-document view."""
     store, response = run.store, run.response
     top_k, offset, per_document = request.top_k, request.offset, request.per_document
-    entries = store.documents()
+    entries = run.entries
     documents_by_id = {e.doc_id: e for e in entries}
     # The case's size for a summary line, from the journal already read (no second pass).
     response.case_documents = len(entries)

@@ -12,6 +12,7 @@ from casetrack.search.pincite import pin_offsets
 from casetrack.search.snippet import readable
 from casetrack.store.case_store import CaseStore, chunk_id_for
 from casetrack.store.documents import resolve_documents
+from casetrack.store.journal import JournalEntry
 from casetrack.store.lance_tables import CHUNKS
 
 
@@ -32,13 +33,16 @@ class SearchFilters:
                     or self.legal.active())
 
 
-def filter_documents(store: CaseStore, filters: SearchFilters) -> set[str] | None:
-    """doc ids allowed by `filters` (None: no restriction). Raises if a named document is unknown."""
+def filter_documents(
+    store: CaseStore, filters: SearchFilters, entries: list[JournalEntry] | None = None
+) -> set[str] | None:
+    """doc ids allowed by `filters` (None: no restriction). Raises if a named document is unknown.
+    `entries`: the committed documents, when the caller has read them already."""
     if not filters.active():
         return None
     allowed = resolve_documents(store, list(filters.documents)) if filters.documents else None
     kept = set()
-    for entry in store.documents():
+    for entry in store.documents() if entries is None else entries:
         meta = entry.meta
         if allowed is not None and entry.doc_id not in allowed:
             continue
