@@ -434,8 +434,9 @@ def test_struck_run_left_out_and_counted() -> None:
     doc = parse_docx(path)
     assert texts(doc) == ["Sold out"]
     assert doc.warnings == (
-        "1 revoked (struck-through) passage left out of the index; to index it marked [revoked: ...], ingest "
-        "again with `casetrack --keep-revoked ingest ... --force` (or CASETRACK_KEEP_REVOKED=1)",
+        "1 revoked (struck-through) passage left out of the index; to index it marked [revoked: ...], "
+        "turn the case's setting on with `casetrack case set CASE --keep-revoked`, then ingest the file again "
+        "with --force",
     )
     kept = parse_docx(path, ParseOptions(keep_revoked=True))
     assert texts(kept) == ["[revoked: Today's Special: Salmon] Sold out"]

@@ -72,7 +72,8 @@ def test_planalto_revoked_provisions_are_left_out_and_counted() -> None:
     assert "Art. 8o (Vetado)." in paragraphs
     assert doc.warnings == (
         "5 revoked (struck-through) passages left out of the index; to index them marked [revogado: ...], "
-        "ingest again with `casetrack --keep-revoked ingest ... --force` (or CASETRACK_KEEP_REVOKED=1)",
+        "turn the case's setting on with `casetrack case set CASE --keep-revoked`, then ingest the file again "
+        "with --force",
     )
 
 
@@ -153,7 +154,8 @@ def test_decision_page_struck_text_and_double_br(tmp_path: Path) -> None:
     assert "Second, the rule is gone." in paragraphs
     assert doc.warnings == (
         "3 revoked (struck-through) passages left out of the index; to index them marked [revoked: ...], "
-        "ingest again with `casetrack --keep-revoked ingest ... --force` (or CASETRACK_KEEP_REVOKED=1)",
+        "turn the case's setting on with `casetrack case set CASE --keep-revoked`, then ingest the file again "
+        "with --force",
     )
     kept = texts(parsed(tmp_path, DECISION, keep=True))
     # Neighbouring struck elements are one passage; the marker follows <html lang>.

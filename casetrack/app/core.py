@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from casetrack.app.audit import ENV_AUDIT_QUERIES, AuditLog
 from casetrack.config import Settings
-from casetrack.domain.cases import CaseStatus, DocumentSort
+from casetrack.domain.cases import CaseSettings, CaseStatus, DocumentSort
 from casetrack.domain.views import CaseSummary, ChunkView, DocumentDetails, DocumentSummary, StatusReport
 from casetrack.logsafe import safe_for_log
 from casetrack.store.registry import CaseRecord, CaseRegistry
@@ -181,7 +181,14 @@ class CaseTrack:
                 "chunk_count": sum(e.expected_chunks for e in docs),
                 "in_progress": [e.name for e in store.journal.unfinished()],
                 "documents": [case_document(e) for e in docs],
+                "settings": store.settings(),
             }
+
+    def set_case_settings(self, name_or_id: str, keep_revoked: bool | None = None) -> CaseSettings:
+        """Change a case's own settings (None leaves one as it is); returns them all."""
+        changes = {"keep_revoked": keep_revoked} if keep_revoked is not None else {}
+        with self.writing(name_or_id) as store:
+            return store.update_settings(**changes)
 
     # -- documents and passages ------------------------------------------------------------------
 
@@ -280,8 +287,9 @@ class CaseTrack:
 
         with self.writing(case, wait=wait) as store:
             parse = self._parser.parse if self._parser is not None else None
+            keep_revoked = self.settings.keep_revoked or store.settings()["keep_revoked"]
             return ingest_files(store, self.pool, parse, paths, force, password, on_file, progress, on_result,
-                                self.settings.ocr_languages, self.settings.keep_revoked)
+                                self.settings.ocr_languages, keep_revoked)
 
     def check_case(self, case: str, repair: bool = False) -> CheckReport:
         """Compare the case's stores (store/case_check.py); with `repair`, recover and check again."""

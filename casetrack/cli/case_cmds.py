@@ -77,6 +77,8 @@ def info(ctx: click.Context, name: str, as_json: bool) -> None:
         f"{summary['document_count']} documents, {summary['page_count']} pages, {summary['chunk_count']} chunks"
     )
     click.echo(f"Stored in {summary['directory']}")
+    if summary["settings"]["keep_revoked"]:
+        click.echo(f"Revoked (struck-through) text: {_revoked_words(True)}")
     if summary["embedding_model"]:
         click.echo(f"Embedding model: {summary['embedding_model']}")
     if summary["in_progress"]:
@@ -86,6 +88,35 @@ def info(ctx: click.Context, name: str, as_json: bool) -> None:
         ocr = f", needs OCR: p. {', '.join(map(str, doc['needs_ocr_pages']))}" if doc["needs_ocr_pages"] else ""
         ocr += f", {len(doc['ocr_pages'])} pages OCR'd" if doc["ocr_pages"] else ""
         click.echo(f"  {doc['name']}  ({pages}{doc['chunks']} chunks{ocr})")
+
+
+@case.command("set")
+@click.argument("name")
+@click.option(
+    "--keep-revoked/--drop-revoked",
+    "keep_revoked",
+    default=None,
+    help="Index struck-through (revoked) text of DOCX and HTML, marked [revogado: ...], or leave it out (the "
+    "default). Applies to files ingested from now on; ingest a file again with --force to apply it there.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the case's settings as JSON.")
+@click.pass_context
+def set_settings(ctx: click.Context, name: str, keep_revoked: bool | None, as_json: bool) -> None:
+    """Change (or, with no option, show) the settings of case NAME."""
+    app = get_app(ctx)
+    settings = app.set_case_settings(name, keep_revoked=keep_revoked) if keep_revoked is not None else (
+        app.case_summary(name)["settings"])
+    if as_json:
+        click.echo(json.dumps(settings))
+        return
+    click.echo(f"Revoked (struck-through) text: {_revoked_words(settings['keep_revoked'])}")
+    if keep_revoked is not None:
+        click.echo(f'Files already in the case keep their text; to apply it to one: casetrack ingest --case "{name}" '
+                   "FILE --force")
+
+
+def _revoked_words(keep: bool) -> str:
+    return "indexed, marked [revogado: ...]" if keep else "left out of the index"
 
 
 def _set_status(ctx: click.Context, name: str, status: CaseStatus) -> None:

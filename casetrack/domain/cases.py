@@ -8,6 +8,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Literal, get_args
 
+from typing_extensions import TypedDict
+
 CaseType = Literal[
     "civil",
     "criminal",
@@ -42,3 +44,12 @@ DOCUMENT_SORTS: tuple[str, ...] = get_args(DocumentSort)
 
 EntityType = Literal["person", "court", "statute", "case_citation", "organization", "any"]
 ENTITY_TYPES: tuple[str, ...] = get_args(EntityType)
+
+
+class CaseSettings(TypedDict):
+    """A case's own settings, kept in its case.json (they travel with the case)."""
+
+    # Struck-through (revoked) text of DOCX and HTML is indexed, marked "[revogado: ...]", instead
+    # of left out (parse/revoked.py). The global --keep-revoked / CASETRACK_KEEP_REVOKED turns it on
+    # for every case.
+    keep_revoked: bool

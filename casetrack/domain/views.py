@@ -11,6 +11,7 @@ from typing import Any, NotRequired
 
 from typing_extensions import TypedDict
 
+from casetrack.domain.cases import CaseSettings
 from casetrack.domain.provenance import Provenance
 
 
@@ -116,6 +117,7 @@ class CaseSummary(CaseJson):
     chunk_count: int
     in_progress: list[str]  # documents whose ingest has not finished
     documents: list[CaseDocument]
+    settings: CaseSettings
 
 
 class ChunkBrief(TypedDict):

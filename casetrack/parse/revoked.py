@@ -108,6 +108,6 @@ class RevokedText:
         if self.keep:
             return f"{what} indexed, marked [{self.label}: ...]"
         return (
-            f"{what} left out of the index; to index {them} marked [{self.label}: ...], ingest again with "
-            "`casetrack --keep-revoked ingest ... --force` (or CASETRACK_KEEP_REVOKED=1)"
+            f"{what} left out of the index; to index {them} marked [{self.label}: ...], turn the case's "
+            "setting on with `casetrack case set CASE --keep-revoked`, then ingest the file again with --force"
         )

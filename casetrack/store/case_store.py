@@ -19,6 +19,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from casetrack.domain.cases import CaseSettings
 from casetrack.logsafe import safe_for_log
 from casetrack.store.bm25 import Bm25Index
 from casetrack.store.journal import DocState, JournalEntry
@@ -89,6 +90,21 @@ class CaseStore:
         tmp = self._case_json_path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(info, indent=2), encoding="utf-8")
         os.replace(tmp, self._case_json_path)
+
+    def settings(self) -> CaseSettings:
+        """The case's own settings (case.json "settings"; defaults for what it lacks)."""
+        raw = self.case_info().get("settings")
+        raw = raw if isinstance(raw, dict) else {}
+        return {"keep_revoked": bool(raw.get("keep_revoked", False))}
+
+    def update_settings(self, **changes: Any) -> CaseSettings:
+        """Change some of the case's settings (unknown names refused); returns them all."""
+        unknown = set(changes) - set(CaseSettings.__annotations__)
+        if unknown:
+            raise ValueError(f"unknown case setting(s): {', '.join(sorted(unknown))}")
+        merged: CaseSettings = {**self.settings(), **changes}  # type: ignore[typeddict-item]
+        self._write_case_json(settings=dict(merged))
+        return merged
 
     def models(self) -> dict[str, dict[str, Any]]:
         """slot -> {"fingerprint", "dim", "codec"} of the models this case was embedded with."""
