@@ -13,7 +13,8 @@ Parts, each printing a markdown table:
              text, and 30 hand-labelled citations (bench/questions/us_citations_labels.json)
   doctype    document type on the 75 hand-labelled documents (bench/questions/doctype_labels.json):
              accuracy on the rules' dev half, the held-out half, and all
-  docdate    how often a date is found on those documents, by rule
+  docdate    how often a date is found on those documents, by rule, and accuracy against blind labels
+             (bench/questions/docdate_labels.json)
   speed      extract_entities throughput on LeNER-Br and US texts
 
 Usage:
@@ -278,6 +279,7 @@ def part_doctype() -> None:
     total: Counter[str] = Counter()
     wrong = []
     dates: Counter[str] = Counter()
+    got_dates: dict[str, str | None] = {}
     for d in docs:
         pages = labelled_pages(d["path"])
         got = classify(pages, d["path"])
@@ -289,6 +291,7 @@ def part_doctype() -> None:
         lang = "pt" if d["path"].startswith("lener_br") else "en"
         found = find_doc_date(pages, lang)
         dates[found.rule if found else "none"] += 1
+        got_dates[d["path"]] = found.date if found else None
     print("| documents | n | accuracy |\n|---|---|---|")
     for split in ("dev", "heldout", "all"):
         print(f"| {split} | {total[split]} | {right[split]}/{total[split]} = {right[split] / max(total[split], 1):.1%} |")
@@ -297,6 +300,35 @@ def part_doctype() -> None:
         print(f"- {w}")
     print(f"\n### Document date on the same {len(docs)} documents\n")
     print("Rule that fired (none: no date found):", dict(dates.most_common()))
+    score_dates(got_dates)
+
+
+def score_dates(got: dict[str, str | None]) -> None:
+    """Against bench/questions/docdate_labels.json, labelled blind (a helper who never read the rules):
+    right = the labelled date or one of its `also` alternatives; a document labelled null is right
+    when no date is found."""
+    gold = json.loads((QUESTIONS / "docdate_labels.json").read_text(encoding="utf-8"))
+    outcome: Counter[str] = Counter()
+    wrong = []
+    for g in gold:
+        found, ok = got.get(g["path"]), [g["date"], *g.get("also", [])] if g["date"] else [None]
+        if g["date"] is None:
+            kind = "null: none found (right)" if found is None else "null: a date found (wrong)"
+        elif found is None:
+            kind = "dated: none found (miss)"
+        else:
+            kind = "dated: right" if found in ok else "dated: wrong date"
+        outcome[kind] += 1
+        if kind.endswith("(wrong)") or kind == "dated: wrong date":
+            wrong.append(f"{g['path']}: labelled {g['date']}, got {found}")
+    right = outcome["dated: right"] + outcome["null: none found (right)"]
+    dated = sum(v for k, v in outcome.items() if k.startswith("dated"))
+    print(f"\nAgainst blind labels ({len(gold)} documents): {right}/{len(gold)} = {right / len(gold):.1%} right; "
+          f"of the {dated} with a date, {outcome['dated: right']} right ({outcome['dated: right'] / max(dated, 1):.1%})")
+    for kind, n in sorted(outcome.items()):
+        print(f"- {kind}: {n}")
+    for w in wrong:
+        print(f"- {w}")
 
 
 # -- speed -----------------------------------------------------------------------------------------
