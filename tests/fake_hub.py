@@ -5,7 +5,8 @@ expects: `X-Repo-Commit`, an `ETag` that is the git blob sha1 for regular files,
 files `X-Linked-Etag` (the sha256) and `X-Linked-Size`; `Content-Length`; `Range: bytes=N-`
 answered with 206. Errors carry `X-Error-Code` (RepoNotFound, RevisionNotFound, EntryNotFound),
 which huggingface-hub turns into its typed exceptions. Tests can make the first GET of a file
-stop after N bytes (to exercise resume) or serve bytes other than the advertised ones.
+stop after N bytes (to exercise resume), ignore Range headers, or serve bytes other than the
+advertised ones.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import socket
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -43,6 +45,8 @@ class FakeHub:
     refs: dict[tuple[str, str], str] = field(default_factory=dict)
     drop_after: dict[str, int] = field(default_factory=dict)  # path -> bytes sent before the first GET breaks
     requests: list[tuple[str, str, str | None]] = field(default_factory=list)  # (method, file path, Range)
+    ignore_range: bool = False  # answer Range requests with the whole file (200), as some proxies do
+    rate: int | None = None  # bytes per second a GET body is sent at (a slow line), None: at once
     url: str = ""
     _server: ThreadingHTTPServer | None = None
 
@@ -110,7 +114,7 @@ class _Handler(BaseHTTPRequestHandler):
         payload = hub_file.data if hub_file.served is None else hub_file.served
         start = 0
         range_header = self.headers.get("Range")
-        if body and range_header and range_header.startswith("bytes="):
+        if body and range_header and range_header.startswith("bytes=") and not self.state.ignore_range:
             start = int(range_header[len("bytes="):].split("-")[0])
         self.send_response(206 if start else 200)
         self.send_header("X-Repo-Commit", commit)
@@ -133,7 +137,17 @@ class _Handler(BaseHTTPRequestHandler):
             self.connection.shutdown(socket.SHUT_RDWR)
             self.close_connection = True
             return
-        self.wfile.write(payload[start:])
+        if self.state.rate is None:
+            self.wfile.write(payload[start:])
+            return
+        step = 1 << 16
+        for offset in range(start, len(payload), step):
+            try:
+                self.wfile.write(payload[offset:offset + step])
+                self.wfile.flush()
+            except OSError:  # the client went away (a cancelled download)
+                return
+            time.sleep(step / self.state.rate)
 
     def _error(self, status: int, code: str, commit: str | None) -> None:
         message = f"{code} (fake hub)".encode()

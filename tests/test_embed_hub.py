@@ -22,7 +22,6 @@ pytestmark = pytest.mark.skipif(not MODELS.is_dir(), reason=f"model pack not fou
 COMMIT = "1111111111111111111111111111111111111111"
 SPLADE = MODELS / "splade-tiny"
 MINILM = MODELS / "all-MiniLM-L6-v2"
-CHUNK = constants.DOWNLOAD_CHUNK_SIZE  # huggingface-hub writes a download in chunks of this size
 
 
 def sparse_entry(revision: str | None = COMMIT, onnx_sha: str | None = "pack") -> ProductionModel:
@@ -63,7 +62,7 @@ def test_download_installs_a_checked_loadable_model(tmp_path: Path) -> None:
     with FakeHub() as hub:
         publish(hub, entry, SPLADE)
         result = download(
-            entry, models_dir, endpoint=hub.url, cache_dir=tmp_path / "hf-cache",
+            entry, models_dir, endpoint=hub.url,
             progress=lambda label, done, total: seen.setdefault(label, []).append((done, total)),
         )
         again = download(entry, models_dir, endpoint=hub.url, offline=True)  # installed: no hub needed
@@ -93,7 +92,7 @@ def test_without_a_catalog_hash_the_hubs_lfs_sha256_is_checked(tmp_path: Path) -
     entry = sparse_entry(onnx_sha=None)
     with FakeHub() as hub:
         publish(hub, entry, SPLADE)
-        download(entry, tmp_path / "models", endpoint=hub.url, cache_dir=tmp_path / "hf-cache")
+        download(entry, tmp_path / "models", endpoint=hub.url)
     meta = json.loads((tmp_path / "models" / "tiny-sparse" / "model.json").read_text())
     assert meta["files"]["onnx/model.onnx"]["sha256_source"] == "hub"
 
@@ -107,7 +106,7 @@ def test_a_corrupted_transfer_is_refused_and_nothing_is_installed(tmp_path: Path
         real = (SPLADE / "model.onnx").read_bytes()  # advertised (ETag) while other bytes are sent
         hub.add(entry.hub_repo, COMMIT, "onnx/model.onnx", real, served=bytes(data))
         with pytest.raises(ChecksumError, match="does not match the catalog hash") as caught:
-            download(entry, models_dir, endpoint=hub.url, cache_dir=tmp_path / "hf-cache")
+            download(entry, models_dir, endpoint=hub.url)
     assert "Nothing was installed" in caught.value.message
     assert not (models_dir / "tiny-sparse").exists() and staged(models_dir) == []
     assert discover_models(models_dir) == []
@@ -118,25 +117,67 @@ def test_a_hub_file_other_than_the_pinned_one_is_refused_before_downloading(tmp_
     with FakeHub() as hub:
         publish(hub, entry, SPLADE)
         with pytest.raises(ChecksumError, match="another file than the pinned"):
-            download(entry, tmp_path / "models", endpoint=hub.url, cache_dir=tmp_path / "hf-cache")
+            download(entry, tmp_path / "models", endpoint=hub.url)
         assert hub.gets("onnx/model.onnx") == []  # refused on the metadata, no bytes fetched
     assert not (tmp_path / "models" / "tiny-sparse").exists()
 
 
-def test_an_interrupted_download_resumes_with_a_range_request(tmp_path: Path) -> None:
+def test_a_broken_connection_resumes_with_a_range_request(tmp_path: Path) -> None:
     entry = minilm_entry()
-    size = (MINILM / "model.onnx").stat().st_size
-    if size < CHUNK + 1_000_000:
-        pytest.skip("the pack's MiniLM is smaller than one huggingface-hub write chunk")
+    cut = 3_000_001  # an odd offset: the resume asks for exactly the bytes that did not arrive
     with FakeHub() as hub:
         publish(hub, entry, MINILM)
-        hub.drop_after["model.onnx"] = CHUNK + 1_000_000  # the first GET breaks after one chunk and a bit
-        result = download(entry, tmp_path / "models", endpoint=hub.url, cache_dir=tmp_path / "hf-cache")
-        assert hub.gets("model.onnx") == [None, f"bytes={CHUNK}-"]  # resumed after what was written
+        hub.drop_after["model.onnx"] = cut  # the first GET breaks mid-file, as a flaky network does
+        result = download(entry, tmp_path / "models", endpoint=hub.url)
+        assert hub.gets("model.onnx") == [None, f"bytes={cut}-"]
     installed = Path(result.folder) / "model.onnx"
     assert file_sha256(installed) == file_sha256(MINILM / "model.onnx")
     meta = json.loads((Path(result.folder) / "model.json").read_text())
     assert meta["files"]["model.onnx"]["sha256_source"] == "hub"
+
+
+class Stop(BaseException):
+    """What a cancelled job raises from its progress report (like daemon.jobs.JobCancelled)."""
+
+
+def test_an_interrupted_run_continues_where_it_stopped_on_the_next_run(tmp_path: Path) -> None:
+    """A run stopped mid-file (job cancelled, daemon stopped, machine asleep) keeps the bytes it
+    received; the next run asks only for the rest, and the result is the exact file."""
+    entry, models_dir = minilm_entry(), tmp_path / "models"
+    size = (MINILM / "model.onnx").stat().st_size
+
+    def stop_halfway(label: str, done: int, total: int | None) -> None:
+        if label == "model.onnx" and done >= size // 2:
+            raise Stop
+
+    with FakeHub() as hub:
+        publish(hub, entry, MINILM)
+        with pytest.raises(Stop):
+            download(entry, models_dir, endpoint=hub.url, progress=stop_halfway)
+        assert not (models_dir / "tiny-dense").exists()  # nothing installed from a partial run
+        part = next((models_dir / TMP_DIR).rglob("model.onnx.part"))
+        kept = part.stat().st_size
+        assert size // 2 <= kept < size
+        result = download(entry, models_dir, endpoint=hub.url)
+        assert hub.gets("model.onnx") == [None, f"bytes={kept}-"]
+        assert hub.gets("tokenizer.json") == [None]  # finished before the stop: not fetched again
+    assert file_sha256(Path(result.folder) / "model.onnx") == file_sha256(MINILM / "model.onnx")
+    assert staged(models_dir) == [] and all(r.ok for r in verify(models_dir))
+
+
+def test_a_server_that_ignores_range_gets_the_whole_file_again(tmp_path: Path) -> None:
+    """A mirror or proxy that answers a Range request with 200 sends the whole file: it replaces
+    the partial one instead of being appended to it."""
+    entry, models_dir = minilm_entry(), tmp_path / "models"
+    staging = models_dir / TMP_DIR / f"download-tiny-dense-{COMMIT[:12]}"
+    staging.mkdir(parents=True)
+    (staging / "model.onnx.part").write_bytes(b"x" * 1000)  # left by an earlier run
+    with FakeHub() as hub:
+        publish(hub, entry, MINILM)
+        hub.ignore_range = True
+        result = download(entry, models_dir, endpoint=hub.url)
+        assert hub.gets("model.onnx") == ["bytes=1000-"]
+    assert file_sha256(Path(result.folder) / "model.onnx") == file_sha256(MINILM / "model.onnx")
 
 
 def test_offline_mode_names_the_import_command_and_the_folder(
@@ -175,7 +216,7 @@ def test_unknown_revision_or_repository(tmp_path: Path, repo: str, revision: str
         publish(hub, sparse_entry(), SPLADE)
         moved = ProductionModel(**{**entry.__dict__, "hub_repo": repo})
         with pytest.raises(HubUnavailableError, match=reason) as caught:
-            download(moved, tmp_path / "models", endpoint=hub.url, cache_dir=tmp_path / "hf-cache")
+            download(moved, tmp_path / "models", endpoint=hub.url)
     assert "casetrack models import DIR" in (caught.value.hint or "")
 
 
@@ -187,7 +228,7 @@ def test_an_unpinned_model_needs_consent_and_records_the_commit_it_got(tmp_path:
             download(entry, tmp_path / "models", endpoint=hub.url)
         assert "--allow-unpinned" in (caught.value.hint or "") and hub.requests == []
         result = download(
-            entry, tmp_path / "models", endpoint=hub.url, cache_dir=tmp_path / "hf-cache", allow_unpinned=True
+            entry, tmp_path / "models", endpoint=hub.url, allow_unpinned=True
         )
     assert result.revision == "3" * 40
     assert json.loads((Path(result.folder) / "model.json").read_text())["revision"] == "3" * 40

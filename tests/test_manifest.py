@@ -44,8 +44,10 @@ def test_server_runs_casetrack_serve_with_uv(manifest: dict[str, Any]) -> None:
     assert (REPO / server["entry_point"]).is_file()
     config = server["mcp_config"]
     assert config["command"] == "uv"
-    assert config["args"] == ["run", "--directory", "${__dirname}", "casetrack", "serve"]
-    assert config["env"] == {"CASETRACK_HOME": "${user_config.data_dir}"}
+    # The entry point runs `casetrack serve`; tests/test_bundle.py runs this command from the built bundle.
+    assert config["args"] == ["run", "--frozen", "--directory", "${__dirname}", "${__dirname}/" + server["entry_point"]]
+    assert config["env"] == {"CASETRACK_HOME": "${user_config.data_dir}",
+                             "CASETRACK_MEMORY_MODE": "${user_config.memory_mode}"}
 
 
 def test_data_dir_is_a_directory_setting_defaulting_to_documents(manifest: dict[str, Any]) -> None:

@@ -81,6 +81,11 @@ def fake_claude(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return log
 
 
+def backups_in(user_home: Path) -> Path:
+    """The tests' DATA_DIR/backups (beside the fake home, never in it)."""
+    return user_home.parent / "data" / "backups"
+
+
 def calls(log: Path) -> list[dict[str, Any]]:
     if not log.exists():
         return []
@@ -161,18 +166,22 @@ def test_command_falls_back_to_path_then_to_python_m(tmp_path: Path) -> None:
 def test_user_scope_edits_claude_json_keeping_everything_else(user_home: Path, project: Path) -> None:
     config = user_home / ".claude.json"
     original = write(config, USER_CONFIG)
-    result = setup_claude_code(ENTRY, scope="user", home=user_home, cwd=project, use_claude=False)
+    result = setup_claude_code(ENTRY, scope="user", home=user_home, cwd=project, use_claude=False,
+                               backup_dir=backups_in(user_home))
     assert (result.method, result.change.action, result.change.path) == ("file", "added", config)
     data = load(config)
     assert data["mcpServers"] == {"github": GITHUB, "casetrack": ENTRY.to_json()}
     assert data["numStartups"] == 3 and data["projects"] == USER_CONFIG["projects"]
     assert result.change.backup is not None and result.change.backup.read_bytes() == original
-    again = setup_claude_code(ENTRY, scope="user", home=user_home, cwd=project, use_claude=False)
+    assert result.change.backup.parent == backups_in(user_home) and list(user_home.glob("*.bak")) == []
+    again = setup_claude_code(ENTRY, scope="user", home=user_home, cwd=project, use_claude=False,
+                               backup_dir=backups_in(user_home))
     assert (again.change.action, again.change.backup) == ("unchanged", None)
 
 
 def test_project_scope_writes_mcp_json_in_the_project(user_home: Path, project: Path) -> None:
-    result = setup_claude_code(ENTRY_ENV, scope="project", home=user_home, cwd=project, use_claude=False)
+    result = setup_claude_code(ENTRY_ENV, scope="project", home=user_home, cwd=project, use_claude=False,
+                               backup_dir=backups_in(user_home))
     assert result.change.path == project / ".mcp.json" and result.change.action == "added"
     assert load(project / ".mcp.json") == {"mcpServers": {"casetrack": ENTRY_ENV.to_json()}}
     assert not (user_home / ".claude.json").exists()
@@ -180,20 +189,22 @@ def test_project_scope_writes_mcp_json_in_the_project(user_home: Path, project: 
 
 def test_local_scope_writes_under_this_projects_key(user_home: Path, project: Path) -> None:
     write(user_home / ".claude.json", USER_CONFIG)
-    setup_claude_code(ENTRY, scope="local", home=user_home, cwd=project, use_claude=False)
+    setup_claude_code(ENTRY, scope="local", home=user_home, cwd=project, use_claude=False,
+                               backup_dir=backups_in(user_home))
     data = load(user_home / ".claude.json")
     assert data["projects"][str(project)]["mcpServers"] == {"casetrack": ENTRY.to_json()}
     assert data["projects"]["/srv/other"] == {"mcpServers": {}}
     assert data["mcpServers"] == {"github": GITHUB}
     removed = setup_claude_code(
-        ENTRY, scope="local", remove=True, home=user_home, cwd=project, use_claude=False
+        ENTRY, scope="local", remove=True, home=user_home, cwd=project, use_claude=False,
+        backup_dir=backups_in(user_home),
     )
     assert removed.change.action == "removed"
     assert load(user_home / ".claude.json")["projects"][str(project)]["mcpServers"] == {}
 
 
 def test_without_claude_on_path_the_file_is_edited(user_home: Path, project: Path, no_claude: None) -> None:
-    result = setup_claude_code(ENTRY, home=user_home, cwd=project)
+    result = setup_claude_code(ENTRY, home=user_home, cwd=project, backup_dir=backups_in(user_home))
     assert result.method == "file" and result.commands == ()
     assert load(user_home / ".claude.json")["mcpServers"]["casetrack"] == ENTRY.to_json()
 
@@ -203,7 +214,7 @@ def test_without_claude_on_path_the_file_is_edited(user_home: Path, project: Pat
 
 @posix_only
 def test_claude_mcp_add_gets_the_absolute_command(user_home: Path, project: Path, fake_claude: Path) -> None:
-    result = setup_claude_code(ENTRY, scope="user", home=user_home, cwd=project)
+    result = setup_claude_code(ENTRY, scope="user", home=user_home, cwd=project, backup_dir=backups_in(user_home))
     assert (result.method, result.change.action) == ("claude", "added")
     [call] = calls(fake_claude)
     assert call["argv"] == [
@@ -225,7 +236,7 @@ def test_env_goes_after_the_name_and_update_removes_first(
     user_home: Path, project: Path, fake_claude: Path
 ) -> None:
     write(user_home / ".claude.json", {"mcpServers": {"casetrack": ENTRY.to_json()}})
-    result = setup_claude_code(ENTRY_ENV, scope="user", home=user_home, cwd=project)
+    result = setup_claude_code(ENTRY_ENV, scope="user", home=user_home, cwd=project, backup_dir=backups_in(user_home))
     assert result.change.action == "updated" and result.change.before == ENTRY.to_json()
     assert [c["argv"] for c in calls(fake_claude)] == [
         ["mcp", "remove", "--scope", "user", "casetrack"],
@@ -240,20 +251,20 @@ def test_an_entry_claude_already_wrote_is_left_alone(
 ) -> None:
     as_claude_writes = {"type": "stdio", "command": ENTRY.command, "args": ["serve"], "env": {}}
     write(project / ".mcp.json", {"mcpServers": {"casetrack": as_claude_writes}})
-    result = setup_claude_code(ENTRY, scope="project", home=user_home, cwd=project)
+    result = setup_claude_code(ENTRY, scope="project", home=user_home, cwd=project, backup_dir=backups_in(user_home))
     assert (result.change.action, result.commands) == ("unchanged", ())
     assert calls(fake_claude) == []
 
 
 @posix_only
 def test_remove_and_dry_run_through_claude(user_home: Path, project: Path, fake_claude: Path) -> None:
-    assert setup_claude_code(ENTRY, remove=True, home=user_home, cwd=project).change.action == "absent"
+    assert setup_claude_code(ENTRY, remove=True, home=user_home, cwd=project, backup_dir=backups_in(user_home)).change.action == "absent"
     assert calls(fake_claude) == []
     write(user_home / ".claude.json", {"mcpServers": {"casetrack": ENTRY.to_json()}})
-    dry = setup_claude_code(ENTRY, remove=True, dry_run=True, home=user_home, cwd=project)
+    dry = setup_claude_code(ENTRY, remove=True, dry_run=True, home=user_home, cwd=project, backup_dir=backups_in(user_home))
     assert dry.change.action == "removed" and dry.change.dry_run and calls(fake_claude) == []
     assert [c[1:] for c in dry.commands] == [("mcp", "remove", "--scope", "user", "casetrack")]
-    setup_claude_code(ENTRY, remove=True, home=user_home, cwd=project)
+    setup_claude_code(ENTRY, remove=True, home=user_home, cwd=project, backup_dir=backups_in(user_home))
     assert [c["argv"] for c in calls(fake_claude)] == [["mcp", "remove", "--scope", "user", "casetrack"]]
 
 
@@ -263,7 +274,7 @@ def test_a_failing_claude_is_a_clear_error(
 ) -> None:
     monkeypatch.setenv("FAKE_CLAUDE_FAIL", "1")
     with pytest.raises(CaseTrackError) as info:
-        setup_claude_code(ENTRY, home=user_home, cwd=project)
+        setup_claude_code(ENTRY, home=user_home, cwd=project, backup_dir=backups_in(user_home))
     assert "exit 1" in info.value.message and "already exists" in info.value.message
     assert info.value.hint and "--edit-file" in info.value.hint
 
@@ -272,7 +283,8 @@ def test_a_failing_claude_is_a_clear_error(
 def test_use_claude_false_edits_the_file_even_with_claude_installed(
     user_home: Path, project: Path, fake_claude: Path
 ) -> None:
-    result = setup_claude_code(ENTRY, home=user_home, cwd=project, use_claude=False)
+    result = setup_claude_code(ENTRY, home=user_home, cwd=project, use_claude=False,
+                               backup_dir=backups_in(user_home))
     assert result.method == "file" and calls(fake_claude) == []
     assert load(user_home / ".claude.json")["mcpServers"]["casetrack"] == ENTRY.to_json()
 
@@ -283,7 +295,7 @@ def test_claude_config_dir_moves_claude_json(
     custom = tmp_path / "claude-work"
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(custom))
     assert claude_home() == custom
-    assert setup_claude_code(ENTRY).change.path == custom / ".claude.json"
+    assert setup_claude_code(ENTRY, backup_dir=backups_in(user_home)).change.path == custom / ".claude.json"
     assert load(custom / ".claude.json")["mcpServers"]["casetrack"] == ENTRY.to_json()
     assert not (user_home / ".claude.json").exists()
 
@@ -343,7 +355,9 @@ def test_setup_claude_desktop_command(tmp_path: Path, user_home: Path) -> None:
     assert "already set up, unchanged" in run(tmp_path, "setup-claude-desktop").output
     report = json.loads(run(tmp_path, "setup-claude-desktop", "--json").output)
     assert (report["action"], report["backup"], report["client"]) == ("unchanged", None, "claude-desktop")
-    assert config.read_bytes() == written and len(list(config.parent.glob("*.bak"))) == 1
+    assert config.read_bytes() == written and list(config.parent.glob("*.bak")) == []
+    [backup] = (tmp_path / "data" / "backups").glob("claude_desktop_config.json.*.bak")
+    assert f"backup of the previous file: {backup}" in out  # said where it went
 
     dry = run(tmp_path, "setup-claude-desktop", "--remove", "--dry-run").output
     assert "would remove casetrack" in dry and "Nothing was changed" in dry

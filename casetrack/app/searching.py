@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import ExitStack
 from typing import Any
 
-from casetrack.app.models_check import mismatches, search_skips
+from casetrack.app.models_check import mismatches, missing_for_search, missing_warnings, search_skips
 from casetrack.domain import SearchResponse
 from casetrack.domain.slots import SLOT_ORDER, SLOTS
 from casetrack.embed.protocols import EmbedderPool
@@ -38,6 +38,8 @@ def run_search(store: CaseStore, pool: EmbedderPool, runtime: SearchRuntime, req
                     skipped[slot] = str(e)
         models = QueryModels(loaded, late_codec=stored.get("E12", {}).get("codec"), skipped=skipped)
         response = search(store, models, request, runtime)
-    if "E1" in skipped:
+    response.models_missing = missing_for_search(pool, language)
+    response.warnings += missing_warnings(response.models_missing)
+    if "E1" in skipped and "E1" not in response.models_missing:
         response.warnings.append(f"dense search (E1) skipped: {skipped['E1']}")
     return response

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import cast
 
 from casetrack import __version__
-from casetrack.app.models_check import mismatches, search_skips
+from casetrack.app.models_check import mismatches, missing_models, models_fix, search_skips
 from casetrack.config import Settings
 from casetrack.domain.cases import LANGUAGES
 from casetrack.domain.views import CaseModelStatus, OcrStatusJson, SlotStatusJson, StatusReport
+from casetrack.embed.production import load_catalog
 from casetrack.embed.protocols import EmbedderPool
 from casetrack.errors import ParseError
 from casetrack.store.case_store import CaseStore
@@ -23,10 +24,16 @@ def status_report(
     case = case_model_status(store, pool) if store is not None else None
     languages = [store.record.language] if store is not None else list(LANGUAGES)
     slots: dict[str, list[SlotStatusJson]] = {lang: [s.to_json() for s in pool.status(lang)] for lang in languages}
+    missing = missing_models(pool, load_catalog(settings.model_catalog),
+                             store.record.language if store is not None else None)
     report: StatusReport = {
         "version": __version__,
         "data_dir": str(settings.data_dir),
         "models_dir": str(settings.models_dir),
+        "models_source": settings.models_source,
+        "models_install_dir": str(settings.models_target),
+        "models_missing": missing,
+        "models_fix": models_fix(missing),
         "memory_mode": pool.tier.value,
         "memory_mode_reason": pool.tier_reason,
         "loaded_models": pool.loaded_models(),

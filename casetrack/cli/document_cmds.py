@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from casetrack.cli.common import get_app
+from casetrack.cli.common import get_app, read
 from casetrack.domain.cases import DOCUMENT_SORTS
 from casetrack.errors import CaseTrackError
 
@@ -26,7 +26,7 @@ def documents() -> None:
 def list_cmd(ctx: click.Context, case: str, sort_by: str, as_json: bool) -> None:
     """The case's documents: name, type, pages, chunks, pages read by OCR; then the legal type,
     the document's date, process numbers, tribunals and tags."""
-    docs = get_app(ctx).list_documents(case, sort_by)  # type: ignore[arg-type]
+    docs = read(ctx, "list_documents", {"case": case, "sort_by": sort_by})
     if as_json:
         click.echo(json.dumps(docs))
         return

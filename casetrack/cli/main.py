@@ -35,9 +35,9 @@ def _configure_logging(verbose: int) -> None:
 )
 @click.option(
     "--memory-mode",
-    type=click.Choice(["full", "standard", "constrained"]),
+    type=click.Choice(["auto", "full", "standard", "constrained"], case_sensitive=False),
     envvar="CASETRACK_MEMORY_MODE",
-    help="Which models stay in memory (default: chosen from detected RAM; env CASETRACK_MEMORY_MODE).",
+    help="Which models stay in memory (default auto: chosen from detected RAM; env CASETRACK_MEMORY_MODE).",
 )
 @click.option(
     "--ocr-languages",
@@ -78,8 +78,10 @@ def _register() -> None:
     from casetrack.cli import (
         case_cmds,
         daemon_cmds,
+        doctor_cmds,
         document_cmds,
         ingest_cmds,
+        maintenance_cmds,
         models_cmds,
         search_cmds,
         setup_cmds,
@@ -106,6 +108,9 @@ def _register() -> None:
     cli.add_command(daemon_cmds.daemon)
     cli.add_command(setup_cmds.setup_claude_code_cmd)
     cli.add_command(setup_cmds.setup_claude_desktop_cmd)
+    cli.add_command(doctor_cmds.doctor)
+    cli.add_command(maintenance_cmds.update)
+    cli.add_command(maintenance_cmds.uninstall)
 
 
 _register()

@@ -11,12 +11,18 @@ from typing import Any
 import click
 
 from casetrack.config import Settings
-from casetrack.embed.production import ProductionModel, load_catalog
+from casetrack.embed.production import Catalog, ProductionModel, load_catalog
 from casetrack.embed.tiers import SLOTS, Tier, choose_tier
 from casetrack.errors import CaseTrackError
 
 MEMORY_MODES = [t.value for t in Tier]
 FIX_HINT = "Fix: `casetrack models download --slot SLOT`, or `casetrack models import DIR` offline."
+SOURCES = {  # config.MODELS_SOURCES, as `models list` says where the folder came from
+    "explicit": "--models-dir / CASETRACK_MODELS_DIR",
+    "data_dir": "the data folder's models",
+    "install": "the install's own models folder",
+    "empty": "no models installed yet",
+}
 
 
 def _settings(ctx: click.Context) -> Settings:
@@ -56,10 +62,13 @@ def list_cmd(ctx: click.Context, memory_mode: str | None, as_json: bool) -> None
     tier, why = _tier(memory_mode or getattr(settings, "memory_mode", None))
     rows = list_models(settings.models_dir, tier)
     if as_json:
-        payload = {"models_dir": str(settings.models_dir), "tier": tier.value, "tier_reason": why}
+        payload = {"models_dir": str(settings.models_dir), "tier": tier.value, "tier_reason": why,
+                   "models_source": settings.models_source, "models_install_dir": str(settings.models_target)}
         click.echo(json.dumps({**payload, "slots": [r.to_json() for r in rows]}))
         return
-    click.echo(f"Models in {settings.models_dir}; memory mode {tier.value} ({why})")
+    click.echo(f"Models in {settings.models_dir} ({SOURCES[settings.models_source]}); memory mode {tier.value} ({why})")
+    if settings.models_target != settings.models_dir:
+        click.echo(f"Downloads and imports install into {settings.models_target}")
     for r in rows:
         what = f"{r.name}  {_size(r.size_bytes)}  {r.fingerprint}" if r.present else "missing"
         click.echo(f"  {r.slot:<4} {r.purpose:<17} {r.residency:<9}  {what}")
@@ -75,6 +84,10 @@ def list_cmd(ctx: click.Context, memory_mode: str | None, as_json: bool) -> None
     type=click.Choice(["dense", "sparse", "late_interaction"]),
     help="Only the slots of this role (dense: E1 and E7).",
 )
+@click.option("--model", "names", multiple=True, metavar="ID",
+              help="Only this catalog model (id, hub repo or slot); repeat for several.")
+@click.option("--missing", is_flag=True,
+              help="What the memory mode uses and is not installed (pinned models; `casetrack status` lists them).")
 @click.option(
     "--language",
     type=click.Choice(["en", "pt"]),
@@ -86,33 +99,55 @@ def list_cmd(ctx: click.Context, memory_mode: str | None, as_json: bool) -> None
     "--allow-unpinned", is_flag=True, help="Also fetch models with no pinned revision (records the commit)."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (no progress bar).")
+@click.option("--progress-json", is_flag=True, hidden=True,
+              help="One JSON event per line on stdout (the daemon's download job reads them).")
+@click.option("--catalog", "catalog_path", type=click.Path(dir_okay=False, path_type=Path), hidden=True,
+              envvar="CASETRACK_MODEL_CATALOG", help="Download from this catalog.json instead of the shipped one.")
 @click.pass_context
 def download_cmd(
-    ctx: click.Context, slot: str | None, role: str | None, language: str, allow_unpinned: bool, as_json: bool
+    ctx: click.Context, slot: str | None, role: str | None, names: tuple[str, ...], missing: bool, language: str,
+    allow_unpinned: bool, as_json: bool, progress_json: bool, catalog_path: Path | None,
 ) -> None:
     """Download production models with pinned revisions and checked sha256 (resumable)."""
+    from casetrack.app.models_check import pick_models
     from casetrack.embed.hub import download
 
-    catalog = load_catalog()
-    slots = [slot] if slot else [s for s, info in SLOTS.items() if role in (None, info.role)]
-    entries = [catalog.for_slot(s, language) for s in slots]
+    settings = _settings(ctx)
+    catalog = load_catalog(catalog_path or settings.model_catalog)
+    if missing:
+        entries = _missing_entries(settings, catalog, allow_unpinned)
+        if not entries:
+            click.echo("Every model the memory mode uses is installed (see `casetrack status`).")
+            return
+    elif names:
+        try:
+            entries = pick_models(catalog, names, language)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--model") from e
+    else:
+        slots = [slot] if slot else [s for s, info in SLOTS.items() if role in (None, info.role)]
+        entries = [catalog.for_slot(s, language) for s in slots]
     # The entry point reads the environment: HF_ENDPOINT (a mirror) and HF_HUB_OFFLINE.
     endpoint = os.environ.get("HF_ENDPOINT") or None
     offline = True if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on") else None
-    bars = None if as_json else _Bars()
-    results, failures = [], []
+    events = _Events(entries) if progress_json else None
+    bars = None if as_json or events else _Bars()
+    results, failures = _carry_over(settings, events), []
     for entry in entries:
         try:
-            results.append(download(
-                entry, _settings(ctx).models_dir, progress=bars, endpoint=endpoint,
-                allow_unpinned=allow_unpinned, offline=offline,
-            ))
+            result = download(entry, settings.models_target, progress=events or bars, endpoint=endpoint,
+                              allow_unpinned=allow_unpinned, offline=offline)
+            results.append(result)
+            if events:
+                events.model(entry.id, result=result.to_json())
         except CaseTrackError as e:
             failures.append((entry, e))
+            if events:
+                events.model(entry.id, error=e)
         finally:
             if bars is not None:
                 bars.close()
-    _report(results, failures, as_json)
+    _report(results, failures, as_json or progress_json, _shadowed(settings, results))
     if failures:
         ctx.exit(1)
 
@@ -126,8 +161,10 @@ def import_cmd(ctx: click.Context, directory: Path, model_id: str | None, as_jso
     """Install models from DIRECTORY: model folders (like the offline pack) or hub files."""
     from casetrack.embed.importing import import_models
 
-    results = import_models(directory, _settings(ctx).models_dir, model_id)
-    _report(results, [], as_json)
+    settings = _settings(ctx)
+    results = _carry_over(settings, None)
+    results += import_models(directory, settings.models_target, model_id)
+    _report(results, [], as_json, _shadowed(settings, results))
 
 
 @models.command("verify")
@@ -181,13 +218,79 @@ class _Bars:
         self._bar, self._label = None, None
 
 
+def _missing_entries(settings: Settings, catalog: Catalog, allow_unpinned: bool) -> list[ProductionModel]:
+    """`--missing`: what status reports as missing (unpinned models only with --allow-unpinned)."""
+    from casetrack.app.models_check import missing_models
+    from casetrack.embed.pool import EncoderPool
+
+    pool = EncoderPool(settings.models_dir, settings.memory_mode)  # looks at folders, loads nothing
+    wanted = [m["model"] for m in missing_models(pool, catalog) if m["pinned"] or allow_unpinned]
+    return [e for e in catalog.models if e.id in wanted]
+
+
+class _Events:
+    """`--progress-json`: progress and each model's outcome as JSON lines on stdout, flushed at
+    once (the daemon's download job follows them; model_jobs.py)."""
+
+    def __init__(self, entries: list[ProductionModel]) -> None:
+        self._sizes = {f.path: f.size for e in entries for f in e.files}
+        self._entry = {f.path: e for e in entries for f in e.files}
+        self._finished: dict[str, int] = {}  # file -> bytes, per model, of the files done
+
+    def __call__(self, label: str, done: int, total: int | None) -> None:
+        entry = self._entry.get(label)
+        if entry is None:
+            return
+        if total is not None and done >= total:
+            self._finished[label] = total
+        sizes = [self._sizes[f.path] or (total if f.path == label else None) for f in entry.files]
+        whole = sum(s or 0 for s in sizes)
+        got = sum(self._finished.get(f.path, 0) for f in entry.files if f.path != label) + done
+        fraction = min(got / whole, 1.0) if whole else 0.0  # files of unknown size not counted yet
+        self.emit({"event": "progress", "model": entry.id, "file": label, "done": done, "total": total,
+                   "fraction": round(fraction, 4)})
+
+    def model(self, model_id: str, result: dict[str, Any] | None = None, error: CaseTrackError | None = None) -> None:
+        if error is None:
+            self.emit({"event": "model", "model": model_id, "result": result})
+        else:
+            self.emit({"event": "model", "model": model_id, "error": error.message, "hint": error.hint,
+                       "tool_hint": error.tool_hint})
+
+    @staticmethod
+    def emit(event: dict[str, Any]) -> None:
+        click.echo(json.dumps(event))
+        sys.stdout.flush()
+
+
+def _carry_over(settings: Settings, events: _Events | None) -> list[Any]:
+    """The models rule's carry-over before an install (embed/importing.py), announced."""
+    from casetrack.embed.importing import carry_over
+
+    carried = carry_over(settings.models_location)
+    if carried and events is not None:
+        events.emit({"event": "carried", "from": str(settings.models_dir), "models": [r.name for r in carried]})
+    return carried
+
+
+def _shadowed(settings: Settings, results: list[Any]) -> str | None:
+    from casetrack.embed.importing import shadowed_warning
+
+    fresh = [r for r in results if not r.already_installed]
+    return shadowed_warning(settings.models_location) if fresh else None
+
+
 def _report(
-    results: list[Any], failures: list[tuple[ProductionModel, CaseTrackError]], as_json: bool
+    results: list[Any], failures: list[tuple[ProductionModel, CaseTrackError]], as_json: bool,
+    warning: str | None = None,
 ) -> None:
     if as_json:
         errors = [{"model": entry.id, "error": e.message, "hint": e.hint} for entry, e in failures]
-        click.echo(json.dumps({"installed": [r.to_json() for r in results], "failed": errors}))
+        payload = {"installed": [r.to_json() for r in results], "failed": errors}
+        click.echo(json.dumps({**payload, "warnings": [warning] if warning else []}))
         return
+    if warning:
+        click.secho(f"Warning: {warning}", fg="yellow", err=True)
     for r in results:
         state = "already installed" if r.already_installed else "replaced" if r.replaced else "installed"
         revision = f", revision {r.revision[:12]}" if r.revision else ""

@@ -2,50 +2,61 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import shlex
+import sys
+import tempfile
 import textwrap
 from collections.abc import Callable
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from casetrack.cli.common import get_app
-from casetrack.domain import SearchResponse
+from casetrack.cli.common import get_app, read
 from casetrack.errors import CaseExistsError
-from casetrack.search.output import response_json
+
+if TYPE_CHECKING:
+    from casetrack.config import Settings
+    from casetrack.domain.views import SearchJson
 
 DEMO_CASE = "CaseTrack Demo"
 
 
-def print_response(r: SearchResponse, snippet_chars: int = 400) -> None:
-    """Human output: citation, then the matching sentences of each result."""
-    for warning in r.warnings:
-        click.secho(f"Note: {warning}", fg="yellow", err=True)
-    if not r.hits:
-        click.echo(f"No results for {r.query!r} in '{r.case}'.")
+def print_response(r: SearchJson, snippet_chars: int = 400) -> None:
+    """Human output: citation, then the matching sentences of each result (from the `--json`
+    shape, so a search the daemon answered prints exactly what one run here prints)."""
+    for warning in r["warnings"]:  # on stdout, with the results they qualify
+        click.secho(f"Note: {warning}", fg="yellow")
+    if r.get("models_missing"):
+        click.secho("Fix: casetrack models download --missing (or casetrack models import DIR offline); "
+                    "`casetrack status` lists what is missing.", fg="yellow")
+    if not r["results"]:
+        click.echo(f"No results for {r['query']!r} in '{r['case']}'.")
         return
-    if r.documents:
+    if r.get("documents"):
         click.secho("Best documents:", bold=True)
-        for i, d in enumerate(r.documents, start=1):
-            click.echo(f"  {i}. {d.document} ({d.matching_chunks} matching passages; best: {d.best.citation})")
+        for i, d in enumerate(r.get("documents") or [], start=1):
+            click.echo(f"  {i}. {d['document']} ({d['matching_chunks']} matching passages; best: {d['best']['citation']})")
         click.echo("")
-    if r.no_good_match:
+    if r["no_good_match"]:
         click.secho("No good match: nothing in this case clearly answers this; these are only the nearest passages.",
                     fg="yellow")
-    for i, h in enumerate(r.hits, start=1):
-        rated = f"  [{h.match} {h.relevance:.2f}]" if h.relevance is not None else ""
-        click.secho(f"{i}. {h.citation}{rated}", bold=True)
-        if h.provenance.section:
-            click.secho(f"   {h.provenance.section}", dim=True)
-        if h.context_before:
-            click.secho(textwrap.indent(textwrap.fill("..." + h.context_before, 100), "   "), dim=True)
-        click.echo(textwrap.indent(textwrap.fill(h.snippet or h.text[:snippet_chars], 100), "   "))
-        if h.context_after:
-            click.secho(textwrap.indent(textwrap.fill(h.context_after + "...", 100), "   "), dim=True)
-    click.echo(f"({len(r.hits)} results in {r.timings_ms.get('total', 0):.0f} ms)")
+    for i, h in enumerate(r["results"], start=1):
+        rated = f"  [{h['match']} {h['relevance']:.2f}]" if h["relevance"] is not None else ""
+        click.secho(f"{i}. {h['citation']}{rated}", bold=True)
+        if h["source"]["section"]:
+            click.secho(f"   {h['source']['section']}", dim=True)
+        context = h.get("context") or {"before": None, "after": None}
+        if context["before"]:
+            click.secho(textwrap.indent(textwrap.fill("..." + context["before"], 100), "   "), dim=True)
+        click.echo(textwrap.indent(textwrap.fill(h["snippet"] or h["text"][:snippet_chars], 100), "   "))
+        if context["after"]:
+            click.secho(textwrap.indent(textwrap.fill(context["after"] + "...", 100), "   "), dim=True)
+    click.echo(f"({len(r['results'])} results in {r['timings_ms'].get('total', 0):.0f} ms)")
 
 
 def legal_filter_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -105,23 +116,16 @@ def search(
     **legal: Any,
 ) -> None:
     """Search a case; every result carries its citation (document, page, paragraph, lines)."""
-    from casetrack.search.legal_filters import legal_filters
-    from casetrack.search.results import SearchFilters
-
-    filters = SearchFilters(
-        documents=documents,
-        file_types=file_types,
-        ingested_after=after.timestamp() if after else None,
-        ingested_before=before.timestamp() if before else None,
-        bates=bates,
-        legal=legal_filters(**legal),
-    )
-    response = get_app(ctx).search(
-        case, query, top_k=top_k, offset=offset, filters=filters, context_chars=context_chars,
-        per_document=by_document,
-    )
+    args = {
+        "case": case, "query": query, "top_k": top_k, "offset": offset, "documents": list(documents),
+        "file_types": list(file_types), "ingested_after": after.timestamp() if after else None,
+        "ingested_before": before.timestamp() if before else None, "bates": bates,
+        "legal": {k: list(v) if isinstance(v, tuple) else v for k, v in legal.items()},
+        "context_chars": context_chars, "per_document": by_document,
+    }
+    response: SearchJson = read(ctx, "search", args)
     if as_json:
-        click.echo(json.dumps(response_json(response), ensure_ascii=False))
+        click.echo(json.dumps(response, ensure_ascii=False))
     else:
         print_response(response)
 
@@ -136,7 +140,7 @@ def search(
 @click.pass_context
 def chunk(ctx: click.Context, case: str, chunk_id: str, neighbours: int, query: str | None, as_json: bool) -> None:
     """Show a passage (chunk_id from search results) in full, with its neighbours."""
-    view = get_app(ctx).get_chunk(case, chunk_id, neighbours, query=query)
+    view = read(ctx, "get_chunk", {"case": case, "chunk_id": chunk_id, "neighbours": neighbours, "query": query})
     if as_json:
         click.echo(json.dumps(view, ensure_ascii=False))
         return
@@ -157,8 +161,23 @@ def chunk(ctx: click.Context, case: str, chunk_id: str, neighbours: int, query: 
 @click.option("--query", default="How much notice is needed to terminate the agreement?", show_default=True)
 @click.pass_context
 def demo(ctx: click.Context, query: str) -> None:
-    """Create a demo case from the bundled sample documents and search it."""
-    app = get_app(ctx)
+    """Build a demo case from the bundled sample documents and search it.
+
+    It works in a new folder under the system's temporary folder (named in the output, with the
+    command that removes it), so your CaseTrack folder stays as it was; with --data-dir or
+    CASETRACK_HOME it uses that folder instead."""
+    root = ctx.find_root()
+    settings: Settings = root.obj
+    explicit = root.params.get("data_dir") is not None
+    if explicit:
+        app = get_app(ctx)
+    else:
+        from casetrack.app import CaseTrack
+
+        folder = Path(tempfile.mkdtemp(prefix="casetrack-demo-"))  # 0700, ours alone
+        app = CaseTrack(dataclasses.replace(settings, data_dir=folder), isolate_parsing=True)
+        root.call_on_close(app.close)
+        click.echo(f"Demo folder: {folder} (temporary; your CaseTrack folder {settings.data_dir} is not touched).")
     try:
         app.create_case(DEMO_CASE, "contract", "en")
         click.echo(f"Created case '{DEMO_CASE}'.")
@@ -170,8 +189,40 @@ def demo(ctx: click.Context, query: str) -> None:
         status = result.status if result.ok else f"{result.status}: {result.error}"
         click.echo(f"  {result.name}: {status}")
     click.echo(f"\nSearch: {query}\n")
-    print_response(app.search(DEMO_CASE, query, top_k=3))
-    click.echo(f'\nTry your own: casetrack search --case "{DEMO_CASE}" "your question"')
+    from casetrack.search.output import response_json
+
+    print_response(response_json(app.search(DEMO_CASE, query, top_k=3)))
+    if explicit:
+        click.echo(f'\nTry your own: casetrack search --case "{DEMO_CASE}" "your question"')
+        return
+    for line in demo_next_steps(settings, app.settings.data_dir):
+        click.echo(line)
+
+
+def demo_next_steps(settings: Settings, folder: Path) -> list[str]:
+    """What to type after a demo in a temporary folder: another question on it, removing it, and
+    a case of one's own (in the real CaseTrack folder)."""
+    from casetrack.config import resolve_settings
+
+    flags = f"--data-dir {_quote(folder)}"
+    if resolve_settings(folder).models_dir != settings.models_dir:  # the command must find these models too
+        flags += f" --models-dir {_quote(settings.models_dir)}"
+    remove = (f"Remove-Item -Recurse -Force {_quote(folder)}" if sys.platform == "win32"
+              else f"rm -rf {_quote(folder)}")
+    return [
+        "",
+        f'Ask the demo another question: casetrack {flags} search --case "{DEMO_CASE}" "your question"',
+        f"Remove the demo folder when done: {remove}",
+        'Your own documents: casetrack case create "Smith v. Jones", then '
+        'casetrack ingest-folder --case "Smith v. Jones" FOLDER',
+    ]
+
+
+def _quote(path: Path) -> str:
+    text = str(path)
+    if sys.platform == "win32":
+        return f'"{text}"' if " " in text else text
+    return shlex.quote(text)
 
 
 @click.command("authorities")
@@ -185,7 +236,7 @@ def demo(ctx: click.Context, query: str) -> None:
 def authorities(ctx: click.Context, case: str, top_k: int, kind: str | None, as_json: bool) -> None:
     """The case's table of authorities: every case, statute and súmula its documents cite, most
     cited first, with the pin-cites that cite each."""
-    out = get_app(ctx).authorities(case, top_k, kind)
+    out = read(ctx, "authorities", {"case": case, "top_k": top_k, "kind": kind})
     if as_json:
         click.echo(json.dumps(out, ensure_ascii=False))
         return
@@ -213,18 +264,16 @@ def entity(ctx: click.Context, /, case: str, entity: str, entity_type: str, top_
            **legal: Any) -> None:
     """Every mention of a name, court, statute, citation or process number, however it is written
     (exact, accent-folded, citation-normalised, close OCR variants), cited to its lines."""
-    from casetrack.search.legal_filters import legal_filters
-    from casetrack.search.results import SearchFilters
-
-    found = get_app(ctx).find_entity(case, entity, entity_type, top_k, filters=SearchFilters(legal=legal_filters(**legal)))
+    found = read(ctx, "find_entity", {"case": case, "entity": entity, "entity_type": entity_type, "top_k": top_k,
+                                      "legal": {k: list(v) if isinstance(v, tuple) else v for k, v in legal.items()}})
     if as_json:
-        click.echo(json.dumps(found.to_json(), ensure_ascii=False))
+        click.echo(json.dumps(found, ensure_ascii=False))
         return
-    if not found.documents:
-        click.echo(f"No mention of {entity!r} in {found.case}.")
-    for warning in found.warnings:
+    if not found["documents"]:
+        click.echo(f"No mention of {entity!r} in {found['case']}.")
+    for warning in found["warnings"]:
         click.secho(f"Note: {warning}", fg="yellow")
-    for doc in found.documents:
-        click.secho(f"{doc.document}: {doc.exact_count} exact, {doc.fuzzy_count} close", bold=True)
-        for m in doc.mentions:
-            click.echo(f"   {m.citation}  [{m.kind}] {m.snippet}")
+    for doc in found["documents"]:
+        click.secho(f"{doc['document']}: {doc['exact_count']} exact, {doc['fuzzy_count']} close", bold=True)
+        for m in doc["mentions"]:
+            click.echo(f"   {m['citation']}  [{m['kind']}] {m['snippet']}")

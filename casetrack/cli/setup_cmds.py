@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from casetrack.config import Settings, resolve_settings
+from casetrack.setup.backups import backup_dir_of
 from casetrack.setup.claude_code import SCOPES, ClaudeCodeResult, Scope, setup_claude_code
 from casetrack.setup.claude_desktop import desktop_config_path, setup_claude_desktop
 from casetrack.setup.config_file import MergeResult
@@ -48,7 +49,7 @@ def _report(
     for argv in commands:
         click.echo(f"  {'would run' if change.dry_run else 'ran'}: {shlex.join(argv)}")
     if change.backup:
-        click.echo(f"  backup of the previous file: {change.backup}")
+        click.echo(f"  backup of the previous file: {change.backup} (the newest 5 are kept)")
     if note:
         click.echo(f"  {note}")
     if change.dry_run:
@@ -88,8 +89,10 @@ def setup_claude_code_cmd(
     ctx: click.Context, scope: Scope, dry_run: bool, remove: bool, edit_file: bool, as_json: bool
 ) -> None:
     """Register CaseTrack's MCP server (`casetrack serve`) with Claude Code."""
-    entry = build_server_entry(_settings(ctx))
-    result = setup_claude_code(entry, scope=scope, dry_run=dry_run, remove=remove, use_claude=not edit_file)
+    settings = _settings(ctx)
+    entry = build_server_entry(settings)
+    result = setup_claude_code(entry, scope=scope, dry_run=dry_run, remove=remove, use_claude=not edit_file,
+                               backup_dir=backup_dir_of(settings.data_dir))
     next_step = _code_next_step(result, remove)
     if as_json:
         click.echo(json.dumps({**result.to_json(), "next_step": next_step}))
@@ -104,10 +107,12 @@ def setup_claude_code_cmd(
 @click.pass_context
 def setup_claude_desktop_cmd(ctx: click.Context, dry_run: bool, remove: bool, as_json: bool) -> None:
     """Register CaseTrack's MCP server (`casetrack serve`) with Claude Desktop."""
-    entry: ServerEntry = build_server_entry(_settings(ctx))
+    settings = _settings(ctx)
+    entry: ServerEntry = build_server_entry(settings)
     path = desktop_config_path()
     installed = path.parent.is_dir()
-    change = setup_claude_desktop(entry, dry_run=dry_run, remove=remove, config_path=path)
+    change = setup_claude_desktop(entry, dry_run=dry_run, remove=remove, config_path=path,
+                                  backup_dir=backup_dir_of(settings.data_dir))
     next_step = _desktop_next_step(change)
     if as_json:
         click.echo(json.dumps({"client": "claude-desktop", **change.to_json(), "next_step": next_step}))

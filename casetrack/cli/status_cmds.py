@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from casetrack.cli.common import get_app
+from casetrack.cli.common import get_app, read
 
 
 @click.command("status")
@@ -17,13 +17,13 @@ from casetrack.cli.common import get_app
 @click.pass_context
 def status(ctx: click.Context, case: str | None, as_json: bool) -> None:
     """Show the memory mode, which models each slot uses, and which search stages are skipped."""
-    app = get_app(ctx)
-    info = app.status(case)
+    info = read(ctx, "app_status", {"case": case})
     if as_json:
         click.echo(json.dumps(info))
         return
     click.echo(f"CaseTrack {info['version']}  data: {info['data_dir']}  models: {info['models_dir']}")
-    for line in app.registry.rebuilt:  # a damaged registry rebuilt, case folders added back
+    app = ctx.find_root().meta.get("casetrack.app")  # run here: the daemon logged its own at start
+    for line in app.registry.rebuilt if app is not None else ():  # a damaged registry rebuilt, folders added back
         click.secho(f"Registry: {line}", fg="yellow")
     click.echo(f"Memory mode: {info['memory_mode']} ({info['memory_mode_reason']})")
     for language, slots in info["slots"].items():
@@ -32,6 +32,10 @@ def status(ctx: click.Context, case: str | None, as_json: bool) -> None:
             model = s["model"] or "MISSING"
             note = f" - {s['problem']}" if s["problem"] else ""
             click.echo(f"  {s['slot']:<4} {s['purpose']:<17} {model:<28} {s['residency']:<9}{note}")
+    missing, fix = info.get("models_missing") or [], info.get("models_fix")
+    if missing and fix:  # what the memory mode uses and is not installed, and the one command for all
+        names = ", ".join(f"{m['model']} ({m['slot']})" for m in missing)
+        click.secho(f"Missing models: {names}. Fix: {fix['cli']} (offline: {fix['offline_cli']})", fg="yellow")
     ocr = info["ocr"]
     if ocr["available"]:
         click.echo(f"OCR: tesseract {ocr['version']}, languages: {', '.join(ocr['languages']) or 'none'}")

@@ -9,7 +9,7 @@ import textwrap
 
 import click
 
-from casetrack.cli.common import get_app
+from casetrack.cli.common import read
 from casetrack.domain.views import VerifyJson
 
 # Exit codes: a script can tell a verified quote (0) from each kind of problem; 1 stays "error"
@@ -95,7 +95,10 @@ def verify(
     first, last = _lines(lines)
     if not (citation or document):
         raise click.UsageError("give --cite (or --document with --page/--paragraph/--lines)")
-    result = get_app(ctx).verify_citation(case, quote, citation, document, page, paragraph, first, last)
+    result: VerifyJson = read(ctx, "verify_citation", {
+        "case": case, "quote": quote, "citation": citation, "document": document, "page": page,
+        "paragraph": paragraph, "line_start": first, "line_end": last,
+    })
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False))
     else:

@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 import logging
 import os
+import socket
 import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from casetrack import __version__
@@ -30,6 +32,8 @@ from casetrack.errors import CaseTrackError
 log = logging.getLogger(__name__)
 
 START_TIMEOUT_S = 60.0
+CONNECT_TIMEOUT_S = 2.0
+READ_TIMEOUT_S = 600.0  # a first search of a large case loads models and opens indexes: seconds, not minutes
 
 
 def _control(settings: Settings, op: str, timeout: float = 5.0) -> dict[str, Any] | None:
@@ -79,8 +83,9 @@ def stop_daemon(settings: Settings, timeout: float = 30.0) -> int | None:
 
 
 def daemon_command(settings: Settings, idle_exit_s: float | None = None) -> list[str]:
-    cmd = [sys.executable, "-m", "casetrack", "--data-dir", str(settings.data_dir),
-           "--models-dir", str(settings.models_dir)]
+    cmd = [sys.executable, "-m", "casetrack", "--data-dir", str(settings.data_dir)]
+    if settings.models_choice is not None:  # else the daemon applies the models rule itself
+        cmd += ["--models-dir", str(settings.models_choice)]
     if settings.memory_mode:
         cmd += ["--memory-mode", settings.memory_mode]
     cmd += ["daemon", "run", "--detached"]
@@ -141,7 +146,13 @@ def call(settings: Settings, op: str, args: dict[str, Any],
     """One RPC request; raises CaseTrackError with the daemon's message on failure."""
     sock, _ = connect(settings, "rpc", timeout=5.0)
     with sock:
-        sock.settimeout(timeout)
+        return _exchange(sock, op, args, on_event, timeout)
+
+
+def _exchange(sock: socket.socket, op: str, args: dict[str, Any],
+              on_event: Callable[[dict[str, Any]], None] | None, timeout: float | None) -> Any:
+    sock.settimeout(timeout)
+    try:
         sock.sendall((json.dumps({"op": op, "args": args}) + "\n").encode())
         reader = sock.makefile("rb")
         for raw in reader:
@@ -154,5 +165,55 @@ def call(settings: Settings, op: str, args: dict[str, Any],
                 raise CaseTrackError(str(err.get("message")), err.get("hint"))
             else:
                 return msg.get("result")
+    except TimeoutError as e:
+        raise CaseTrackError(f"The CaseTrack daemon did not answer within {timeout:.0f} s.",
+                             "See what it is doing: casetrack daemon status") from e
+    except (OSError, ValueError) as e:  # reset by a daemon that stopped or died mid-request
+        raise DaemonUnavailable(f"The CaseTrack daemon closed the connection before answering ({e}).",
+                                "See its log: casetrack daemon status") from e
     raise DaemonUnavailable("The CaseTrack daemon closed the connection before answering.",
                             "See its log: casetrack daemon status")
+
+
+@dataclass(frozen=True)
+class ReadAnswer:
+    """A read request's outcome: the daemon's answer, or why it did not (and may not) answer."""
+
+    served: bool
+    value: Any = None
+    why: str = ""  # when not served: the reason, for the log
+    code: str = ""  # not_running | version_mismatch | other_settings | bad_token | refused | dropped
+
+
+def mismatch(reply: dict[str, Any], settings: Settings) -> str | None:
+    """Why the daemon that sent handshake `reply` must not answer for `settings` (None: it may).
+
+    Another data directory is never used (a copied data folder can hold the runtime files of the
+    original's daemon); nor a daemon reading other models, or told another memory mode than the
+    one this command was given explicitly (its results would differ from an in-process run)."""
+    if reply.get("data_dir") != str(settings.data_dir):
+        return f"it serves {reply.get('data_dir') or 'another data folder'}, not {settings.data_dir}"
+    if reply.get("models_dir") != str(settings.models_dir):
+        return f"it reads models from {reply.get('models_dir')}, not {settings.models_dir}"
+    if settings.memory_mode and reply.get("memory_mode") != settings.memory_mode:
+        return f"it runs in {reply.get('memory_mode') or 'automatic'} memory mode, not {settings.memory_mode}"
+    return None
+
+
+def read(settings: Settings, op: str, args: dict[str, Any], timeout: float = READ_TIMEOUT_S) -> ReadAnswer:
+    """Ask the data directory's daemon for a read (`daemon/reads.py`) when one of this version
+    runs for exactly these settings. Its errors (unknown case, bad filter) raise CaseTrackError
+    with the daemon's message and fix; a daemon that is absent, of another version or for other
+    settings, or that drops the connection, gives `served=False`: the caller runs the read itself."""
+    try:
+        sock, reply = connect(settings, "rpc", timeout=CONNECT_TIMEOUT_S)
+    except DaemonUnavailable as e:
+        return ReadAnswer(False, why=e.message, code=e.code)
+    with sock:
+        why = mismatch(reply, settings)
+        if why is not None:
+            return ReadAnswer(False, why=f"The running CaseTrack daemon is not used: {why}.", code="other_settings")
+        try:
+            return ReadAnswer(True, _exchange(sock, op, args, None, timeout))
+        except DaemonUnavailable as e:
+            return ReadAnswer(False, why=e.message, code="dropped")

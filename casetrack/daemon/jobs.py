@@ -49,6 +49,11 @@ class Job:
     hint: str | None = None
     resumed: int = 0  # how many times a daemon restart resumed it
     cancel_requested: bool = False
+    # "ingest" (paths are files), or a models job (daemon/model_jobs.py): "download" (paths are
+    # catalog model ids) or "import" (paths holds the folder); case_id/case_name are "" for those.
+    kind: str = "ingest"
+    options: dict[str, Any] = field(default_factory=dict)  # a models job's parameters
+    fraction: float = 0.0  # how far the current item is (0-1), for progress between items
 
     @property
     def done(self) -> int:
@@ -61,7 +66,7 @@ class Job:
     @property
     def progress_key(self) -> str:
         """Changes whenever a watcher has something new to report."""
-        return f"{self.status}|{self.done}|{self.current}|{self.stage}"
+        return f"{self.status}|{self.done}|{self.current}|{self.stage}|{self.fraction:.3f}"
 
     @property
     def finished(self) -> bool:
@@ -84,7 +89,9 @@ class Job:
 
 
 Listener = Callable[[Job], None]
-Runner = Callable[[Job, Callable[[str, str | None], None], Callable[[dict[str, Any]], None]], None]
+# on_progress(current item, stage[, fraction of the current item done])
+ProgressReport = Callable[..., None]
+Runner = Callable[[Job, ProgressReport, Callable[[dict[str, Any]], None]], None]
 
 
 class JobCancelled(BaseException):
@@ -164,6 +171,13 @@ class JobManager:
     def submit(self, case_id: str, case_name: str, paths: list[Path], force: bool = False,
                label: str = "", password: str | None = None) -> Job:
         job = Job(uuid.uuid4().hex[:10], case_id, case_name, [str(p) for p in paths], force, label)
+        return self._enqueue(job, password)
+
+    def submit_models(self, kind: str, items: list[str], label: str, options: dict[str, Any]) -> Job:
+        """Queue a models job ("download": catalog ids; "import": one folder); see model_jobs.py."""
+        return self._enqueue(Job(uuid.uuid4().hex[:10], "", "", items, label=label, kind=kind, options=options))
+
+    def _enqueue(self, job: Job, password: str | None = None) -> Job:
         with self._lock:
             self._jobs[job.id] = job
             self._save(job)
@@ -281,12 +295,12 @@ class JobManager:
     def password(self, job_id: str) -> str | None:
         return self._passwords.get(job_id)
 
-    def _progress(self, job: Job) -> Callable[[str, str | None], None]:
-        def report(current: str, stage: str | None) -> None:
+    def _progress(self, job: Job) -> ProgressReport:
+        def report(current: str, stage: str | None, fraction: float = 0.0) -> None:
             with self._lock:
                 if job.cancel_requested:
                     raise JobCancelled(job.id)
-                job.current, job.stage = current, stage
+                job.current, job.stage, job.fraction = current, stage, fraction
                 self._changed.notify_all()
 
         return report
@@ -295,6 +309,7 @@ class JobManager:
         def record(result: dict[str, Any]) -> None:
             with self._lock:
                 job.results.append(result)
+                job.fraction = 0.0  # the item is counted in `done` now
                 self._save(job)
                 self._changed.notify_all()
 

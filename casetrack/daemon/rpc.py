@@ -2,7 +2,9 @@
 
 Request `{"op": ..., "args": {...}}`; the daemon answers with any number of `{"event": ...}`
 lines and then `{"result": ...}` or `{"error": {"message", "hint"}}`.
-Ops: `ingest` (submit a job; with `follow`, stream its progress until it ends), `job`, `status`.
+Ops: `ingest` (submit a job; with `follow`, stream its progress until it ends), `job`, `status`,
+and the CLI's read commands (`daemon/reads.py`: `search`, `get_chunk`, `find_entity`, ...), answered
+with exactly what the command's `--json` prints.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
+from casetrack.daemon.reads import READS, run_read
 from casetrack.daemon.service import Service
 from casetrack.errors import CaseTrackError
 
@@ -36,12 +39,29 @@ async def handle_rpc(service: Service, request: dict[str, Any], send: Send) -> N
             await send({"result": job.to_json()})
         elif op == "status":
             await send({"result": await anyio.to_thread.run_sync(service.daemon_status)})
+        elif isinstance(op, str) and op in READS:
+            await send({"result": await anyio.to_thread.run_sync(lambda: _read(service, op, args))})
         else:
             await send({"error": {"message": f"Unknown request {op!r}.", "hint": "Upgrade the CLI and the daemon together."}})
     except CaseTrackError as e:
         await send({"error": {"message": e.message, "hint": e.hint}})
     except (KeyError, TypeError, ValueError) as e:
         await send({"error": {"message": f"Malformed request: {e}", "hint": None}})
+
+
+def _read(service: Service, op: str, args: dict[str, Any]) -> Any:
+    """A read on a worker thread; a failure that is not the user's is logged here and reported
+    with the log's place (the CLI shows it instead of a traceback it cannot get from here)."""
+    try:
+        return run_read(service.app, op, args)
+    except CaseTrackError:
+        raise
+    except Exception as e:
+        log.exception("read request %s failed", op)
+        raise CaseTrackError(
+            f"The CaseTrack daemon failed while running {op}: {type(e).__name__}: {e}",
+            f"See its log ({service.settings.logs_dir / 'daemon.log'}); restart it: casetrack daemon stop",
+        ) from e
 
 
 async def _ingest(service: Service, args: dict[str, Any], send: Send) -> None:

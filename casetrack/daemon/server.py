@@ -16,6 +16,7 @@ import secrets
 import signal
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ import anyio.abc
 from anyio.streams.buffered import BufferedByteReceiveStream
 
 from casetrack import __version__
-from casetrack.config import Settings
+from casetrack.config import ENV_MODEL_IDLE, Settings, model_idle_minutes
 from casetrack.daemon.endpoint import (
     MAX_LINE,
     PROTOCOL,
@@ -114,6 +115,7 @@ class Daemon:
             tg.start_soon(self._watch_signals, tg)
             if self.idle_exit_s > 0:
                 tg.start_soon(self._watch_idle)
+            tg.start_soon(self._watch_data_dir)
             tg.start_soon(listener.serve, self._handle)
             await self._stop.wait()
             tg.cancel_scope.cancel()
@@ -157,6 +159,16 @@ class Daemon:
                 self._stop.set()
                 return
 
+    async def _watch_data_dir(self, period: float = 30.0) -> None:
+        """Exit when the data folder (or our runtime file in it) is removed: no client can find
+        this daemon any more (e.g. `rm -rf` of the demo's temporary folder)."""
+        while True:
+            await anyio.sleep(period)
+            if not (self.settings.data_dir.is_dir() and self.paths.info.is_file()):
+                log.info("the data folder %s or its runtime file is gone: exiting", self.settings.data_dir)
+                self._stop.set()
+                return
+
     # -- connections ------------------------------------------------------------------------------
 
     async def _handle(self, stream: anyio.abc.ByteStream) -> None:
@@ -183,7 +195,7 @@ class Daemon:
                              f"this client is {hello.get('version')}.",
                 })
                 return
-            await self._send(stream, {"ok": True, "version": __version__, "pid": os.getpid()})
+            await self._send(stream, {"ok": True, "version": __version__, "pid": os.getpid(), **self._identity()})
             if kind == "mcp":
                 from casetrack.daemon.mcp_session import run_mcp_session
 
@@ -212,9 +224,16 @@ class Daemon:
             await self._send(stream, {"result": {"stopping": True, "pid": os.getpid()}})
             self._stop.set()
         elif op == "ping":
-            await self._send(stream, {"result": {"pid": os.getpid(), "version": __version__}})
+            await self._send(stream, {"result": {"pid": os.getpid(), "version": __version__, **self._identity()}})
         else:
             await self._send(stream, {"error": {"message": f"Unknown control op {op!r}."}})
+
+    def _identity(self) -> dict[str, Any]:
+        """What a client checks before it lets this daemon answer for it: the data directory it
+        serves (a copied data folder's runtime files may point at another folder's daemon), the
+        models it reads and the memory mode it was told to use (None: chosen from RAM)."""
+        return {"data_dir": str(self.settings.data_dir), "models_dir": str(self.settings.models_dir),
+                "memory_mode": self.settings.memory_mode}
 
     @staticmethod
     async def _read_json(reader: BufferedByteReceiveStream, limit: int) -> dict[str, Any] | None:
@@ -234,6 +253,13 @@ class Daemon:
 
 
 def run_daemon(settings: Settings, foreground: bool, idle_exit_s: float = 0.0) -> None:
+    """The daemon's entry point: `CASETRACK_MODEL_IDLE_MINUTES` is read here (the daemon is the
+    one process that keeps models loaded), then the daemon runs until stopped."""
+    try:
+        idle = model_idle_minutes(os.environ.get(ENV_MODEL_IDLE), settings.model_idle_minutes)
+    except ValueError as e:
+        raise CaseTrackError(str(e), f"Set it to a number of minutes, e.g. {ENV_MODEL_IDLE}=10, or unset it.") from e
+    settings = replace(settings, model_idle_minutes=idle)
     private_umask()  # job records, logs, case stores: readable by this account only (0600 / 0700)
     paths = RuntimePaths.of(settings)
     setup_logging(paths, to_stderr=foreground)

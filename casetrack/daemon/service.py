@@ -6,8 +6,12 @@ threads, ingests run one at a time on the job worker, so each case has exactly o
 
 from __future__ import annotations
 
+import ctypes
+import gc
 import logging
 import os
+import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -16,10 +20,30 @@ from casetrack import __version__
 from casetrack.app import CaseTrack
 from casetrack.config import Settings
 from casetrack.daemon.jobs import LOCK_WAIT_SECONDS, Job, JobManager
+from casetrack.embed.pool import EncoderPool
 from casetrack.logsafe import safe_for_log
 from casetrack.store.registry import CaseRecord
 
 log = logging.getLogger(__name__)
+
+
+def rss_mb() -> float:
+    import psutil
+
+    return float(psutil.Process(os.getpid()).memory_info().rss) / 2**20
+
+
+def give_memory_back() -> None:
+    """After models are unloaded: collect the cycles that still hold their sessions, then ask
+    glibc to return freed heap pages to the system (it keeps them otherwise: ~150 MB after a
+    search). malloc_trim exists on glibc only; elsewhere (macOS, Windows, musl) the allocator
+    returns large blocks on its own."""
+    gc.collect()
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
+        except (OSError, AttributeError):  # not glibc
+            pass
 
 
 class Service:
@@ -30,10 +54,45 @@ class Service:
         self.started_at = time.time()
         self.connections = 0
         self.sessions_total = 0
+        self.model_idle_s = settings.model_idle_minutes * 60
+        self.models_unloaded: list[tuple[float, list[str]]] = []  # (time, names) of each idle unload
+        self._idle_stop = threading.Event()
+        self._idle_thread: threading.Thread | None = None
 
     def start(self) -> list[Job]:
         self.startup_check()
-        return self.jobs.start()
+        resumed = self.jobs.start()
+        if self.model_idle_s > 0:
+            self._idle_thread = threading.Thread(target=self._watch_models, name="casetrack-model-idle", daemon=True)
+            self._idle_thread.start()
+        return resumed
+
+    # -- idle models ------------------------------------------------------------------------------
+
+    def _watch_models(self) -> None:
+        # Checked a few times per idle period, at most once a minute: a model goes at most a
+        # quarter of the period late, and an idle daemon wakes up rarely.
+        period = min(60.0, max(0.5, self.model_idle_s / 4))
+        while not self._idle_stop.wait(period):
+            try:
+                self.unload_idle_models()
+            except Exception:  # the timer must outlive one failure
+                log.exception("unloading idle models failed")
+
+    def unload_idle_models(self, now: float | None = None) -> list[str]:
+        """Unload the models no search or ingest has used for `model_idle_s` and give their memory
+        back. Not while a job runs: an ingest holds its encoders between uses."""
+        pool = self.app.loaded_pool
+        if not isinstance(pool, EncoderPool) or self.jobs.active():
+            return []
+        names = pool.unload_idle(self.model_idle_s, now)
+        if names:
+            before = rss_mb()
+            give_memory_back()
+            self.models_unloaded.append((time.time(), names))
+            log.info("unloaded idle models %s after %.0f s unused: RSS %.0f -> %.0f MB", ", ".join(names),
+                     self.model_idle_s, before, rss_mb())
+        return names
 
     def startup_check(self) -> list[str]:
         """Cheap checks of every case before serving (counts, not reads: ~ms per case): the
@@ -67,6 +126,7 @@ class Service:
         return lines
 
     def close(self) -> None:
+        self._idle_stop.set()
         self.jobs.stop()
         self.app.close()
 
@@ -82,7 +142,16 @@ class Service:
         record.require_writable()
         return record
 
+    def submit_models(self, kind: str, items: list[str], label: str, options: dict[str, Any]) -> Job:
+        """A models job (download_models / import_models): daemon/model_jobs.py runs it."""
+        return self.jobs.submit_models(kind, items, label, options)
+
     def _run_job(self, job: Job, on_progress: Any, on_result: Any) -> None:
+        if job.kind != "ingest":
+            from casetrack.daemon.model_jobs import run_models_job
+
+            self.settings = run_models_job(self.app, job, on_progress, on_result)
+            return
         current = {"name": ""}
 
         def on_file(index: int, total: int, path: Path) -> None:
@@ -118,6 +187,7 @@ class Service:
             "data_dir": str(self.settings.data_dir),
             "uptime_s": round(time.time() - self.started_at, 1),
             "rss_mb": round(proc.memory_info().rss / 2**20, 1),
+            "model_idle_minutes": self.settings.model_idle_minutes,
             "connections": self.connections,
             "sessions_total": self.sessions_total,
             "model_loads": pool.load_count if pool is not None else 0,

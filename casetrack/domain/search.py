@@ -50,6 +50,7 @@ class SearchResponse:
     stages_used: list[str] = field(default_factory=list)
     stages_skipped: dict[str, str] = field(default_factory=dict)  # slot -> why (tier, missing model)
     warnings: list[str] = field(default_factory=list)
+    models_missing: list[str] = field(default_factory=list)  # slots run without: model not installed
     documents: list[DocumentHit] = field(default_factory=list)  # per-document view, when asked
     # The case's committed documents and chunks when it was searched (for a summary line).
     case_documents: int = 0

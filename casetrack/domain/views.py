@@ -77,6 +77,13 @@ class CaseDocument(TypedDict):
     ocr_pages: list[int]  # pages read by OCR
 
 
+class DocumentLink(TypedDict):
+    """Another document of the same case, linked to this one (an e-mail and its attachments)."""
+
+    document_id: str
+    name: str
+
+
 class DocumentSummary(CaseDocument):
     """A committed document as list_documents gives it."""
 
@@ -88,6 +95,8 @@ class DocumentSummary(CaseDocument):
     process_numbers: list[str]
     tribunals: list[str]
     tags: list[str]
+    attachment_of: DocumentLink | None  # an e-mail's attachment: the e-mail it came with (ingest/attachments.py)
+    attachments: list[DocumentLink]  # an e-mail: its attachments, each a document of its own
 
 
 class DocumentDetails(DocumentSummary):
@@ -170,12 +179,37 @@ class CaseModelStatus(TypedDict):
     windows_missing: int
 
 
+class MissingModelJson(TypedDict):
+    """A model the memory mode would use that is not installed (status, search)."""
+
+    slot: str
+    purpose: str  # what the slot is for ("primary dense" ...)
+    stage: str  # the search stage that runs without it
+    model: str  # the catalog id a download installs for it
+    languages: list[str]  # case languages it is missing for ("en", "pt")
+    size_bytes: int | None  # the download's size, when the catalog knows every file's
+    pinned: bool  # the catalog pins its revision and hashes (else a download needs allow_unpinned)
+
+
+class ModelsFixJson(TypedDict):
+    """How to install the missing models, in each surface's words."""
+
+    cli: str  # the command that downloads them
+    tool: str  # the MCP tool call that does the same
+    offline_cli: str  # an air-gapped machine: import copied files
+    offline_tool: str
+
+
 class StatusReport(TypedDict):
     """`casetrack status --json` (and the app part of get_status)."""
 
     version: str
     data_dir: str
     models_dir: str
+    models_source: str  # how models_dir was found: explicit | data_dir | install | empty (config.MODELS_SOURCES)
+    models_install_dir: str  # where downloads and imports install models
+    models_missing: list[MissingModelJson]  # what the memory mode would use and is not installed
+    models_fix: ModelsFixJson | None  # None when nothing is missing
     memory_mode: str
     memory_mode_reason: str
     loaded_models: list[str]
@@ -241,6 +275,7 @@ class SearchJson(TypedDict):
     timings_ms: dict[str, float]
     warnings: list[str]
     no_good_match: bool  # the best result is weak: the case probably does not say that
+    models_missing: list[str]  # slots this search ran without because their model is not installed
     documents: NotRequired[list[DocumentHitJson]]  # the per-document view, when asked
 
 

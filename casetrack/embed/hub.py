@@ -1,8 +1,11 @@
 """Hub files to installed models: download them pinned and checked, or import a copied snapshot.
 
-Downloads stage each catalog file at the pinned revision (huggingface-hub resumes a broken transfer
-with Range requests; files an earlier run finished are reused), check its hash, and install only
-once every file is verified and the model loads. Hand-copied hub files get the same model.json.
+Downloads stage each catalog file at the pinned revision, check its hash, and install only once
+every file is verified and the model loads. huggingface-hub resolves the file (URL, commit, size,
+hash) and reports the hub's errors; the bytes are fetched here, into `<file>.part` in a staging
+folder that outlives the process, so a broken connection, a cancelled job or a restart resumes
+with an HTTP Range request where it stopped (huggingface-hub >= 1 drops a partial file when its
+own call fails). Hand-copied hub files get the same model.json.
 """
 
 from __future__ import annotations
@@ -13,22 +16,22 @@ import json
 import logging
 import re
 import shutil
+import time
 import uuid
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import httpx2
-from huggingface_hub import constants, get_hf_file_metadata, hf_hub_download, hf_hub_url
+from huggingface_hub import constants, get_hf_file_metadata, get_session, hf_hub_url, hf_raise_for_status
 from huggingface_hub import errors as hf_errors
-from tqdm import tqdm
 
 from casetrack.embed import install
 from casetrack.embed.catalog import MODEL_JSON, file_sha256, load_model_spec
 from casetrack.embed.install import IMPORT_HINT, InstallError, InstallResult
 from casetrack.embed.production import Catalog, CatalogFile, ProductionModel
 from casetrack.embed.session import create_session
-from casetrack.errors import CaseTrackError
+from casetrack.errors import CaseTrackError, Fix
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +41,9 @@ ONNX_CANDIDATES = ("onnx/model.onnx", "model.onnx", "vespa_colbert.onnx")
 _FALLBACKS = {"tokenizer": ("tokenizer.json", "onnx/tokenizer.json"), "idf": ("idf.json",)}
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _COMMIT = _GIT_SHA1 = re.compile(r"[0-9a-f]{40}")
+PART = ".part"  # a file being fetched: staging/<path>.part, renamed to <path> when complete
+STALLS = 5  # broken transfers in a row that brought no new byte before a download gives up
+_REPORT_EVERY = 1 << 20  # progress is reported after each MiB (and at the end of a file)
 
 
 class HubUnavailableError(CaseTrackError):
@@ -54,7 +60,6 @@ def download(
     *,
     progress: Progress | None = None,
     endpoint: str | None = None,
-    cache_dir: Path | None = None,
     allow_unpinned: bool = False,
     offline: bool | None = None,
 ) -> InstallResult:
@@ -76,6 +81,8 @@ def download(
             "against known hashes.",
             f"Run `casetrack models download --slot {entry.slot} --allow-unpinned` to take the hub's current "
             "files (the commit is recorded), or `casetrack models import DIR` with files you trust.",
+            fix=Fix("Take the hub's current files (the commit is recorded), or import files you trust with "
+                    "import_models", tool="download_models", args={"models": [entry.id], "allow_unpinned": True}),
         )
     try:  # the same folder on every run, so the files an interrupted run finished are reused
         label = f"download-{entry.id}-{(entry.revision or 'unpinned')[:12]}"
@@ -94,21 +101,78 @@ def download(
             hub_sha = meta.etag if meta.etag and _SHA256.fullmatch(meta.etag) else None
             if cf.sha256 and hub_sha and cf.sha256 != hub_sha:
                 raise _mismatch(entry, cf, cf.sha256, hub_sha, "the hub has another file than the pinned one")
-            bar = _progress_bar(progress, cf.path) if progress else None
-            local = hf_hub_download(
-                entry.hub_repo, cf.path, revision=revision, local_dir=staging, cache_dir=cache_dir,
-                endpoint=endpoint, tqdm_class=bar,
-            )
-            records[cf.path] = _checked(entry, cf, Path(local), meta.etag or "")
+            report = (lambda done, total, path=cf.path: progress(path, done, total)) if progress else None
+            local = staging / cf.path
+            fetch(meta.location, local, meta.size, report)
+            records[cf.path] = _checked(entry, cf, local, meta.etag or "")
     except ChecksumError:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    except (OSError, httpx2.HTTPError) as e:  # staging is kept: the next run reuses finished files
+    except (OSError, httpx2.HTTPError) as e:  # staging is kept: the next run resumes where this one stopped
         if isinstance(e, OSError) and e.errno == errno.ENOSPC:
             raise CaseTrackError(f"Not enough disk space in {models_dir} for {entry.id}.", _DIR_HINT) from e
         raise _unavailable(entry, models_dir, _reason(e, revision)) from e
-    shutil.rmtree(staging / ".cache", ignore_errors=True)  # huggingface-hub's bookkeeping
     return install_catalog_model(staging, entry, records, models_dir, revision)
+
+
+def fetch(url: str, dest: Path, size: int | None, report: Callable[[int, int | None], None] | None = None) -> None:
+    """Fetch `url` into `dest`, continuing `dest.part` if an earlier try left one (Range request).
+
+    A finished `dest` of the right size is kept as is (its hash is checked by the caller). A
+    transfer that breaks is resumed at once, up to STALLS times in a row without progress;
+    whatever was received stays in `dest.part` for the next run. `report(done, total)` follows it.
+    """
+    if dest.is_file() and (size is None or dest.stat().st_size == size):
+        if report is not None:
+            report(dest.stat().st_size, size)
+        return
+    part = dest.with_name(dest.name + PART)
+    part.parent.mkdir(parents=True, exist_ok=True)
+    stalls = 0
+    while True:
+        have = part.stat().st_size if part.is_file() else 0
+        if size is not None and have > size:  # not this file's bytes (the pin moved?): start again
+            part.unlink()
+            have = 0
+        if size is not None and have == size:
+            break
+        try:
+            if _get(url, part, have, size, report):
+                break
+        except (httpx2.TransportError, ConnectionError) as e:
+            if isinstance(e, hf_errors.OfflineModeIsEnabled):
+                raise
+            now = part.stat().st_size if part.is_file() else 0
+            stalls = 0 if now > have else stalls + 1
+            if stalls >= STALLS:
+                raise
+            logger.warning("Transfer of %s broke at %d bytes (%s); resuming", dest.name, now, type(e).__name__)
+            time.sleep(min(0.5 * stalls, 4.0))
+    part.replace(dest)
+
+
+def _get(url: str, part: Path, have: int, size: int | None, report: Callable[[int, int | None], None] | None) -> bool:
+    """One GET from byte `have` on, appended to `part`; True when the body arrived whole."""
+    headers = {"Accept-Encoding": "identity"}  # raw bytes: Range offsets are file offsets
+    if have:
+        headers["Range"] = f"bytes={have}-"
+    # huggingface-hub's session: its offline switch (HF_HUB_OFFLINE) still refuses the request.
+    with get_session().stream("GET", url, headers=headers, timeout=constants.HF_HUB_DOWNLOAD_TIMEOUT) as response:
+        hf_raise_for_status(response)
+        if have and response.status_code != 206:  # the server ignored the Range: the body is the whole file
+            have = 0
+        length = response.headers.get("Content-Length")
+        total = size if size is not None else (have + int(length) if length and length.isdigit() else None)
+        done, reported = have, have
+        with open(part, "ab" if have else "wb") as out:
+            for block in response.iter_bytes():
+                out.write(block)
+                done += len(block)
+                if report is not None and (done - reported >= _REPORT_EVERY or done == total):
+                    out.flush()  # what is reported is on disk: a cancel here resumes from it
+                    report(done, total)
+                    reported = done
+    return total is None or done == total
 
 
 def import_hub_files(src: Path, models_dir: Path, model_id: str | None, catalog: Catalog) -> InstallResult:
@@ -234,26 +298,6 @@ def _already_installed(entry: ProductionModel, models_dir: Path) -> InstallResul
     return found if ok else None
 
 
-def _progress_bar(progress: Progress, label: str) -> type[tqdm]:
-    """A silent tqdm class that reports each update to `progress` (huggingface-hub's progress hook)."""
-
-    class _Bar(tqdm):  # type: ignore[misc]  # tqdm ships no type information
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            kwargs.pop("name", None)
-            kwargs["disable"] = True  # the CLI draws its own bar
-            super().__init__(*args, **kwargs)
-            self._done = int(kwargs.get("initial") or 0)
-            self._total: int | None = kwargs.get("total")
-            progress(label, self._done, self._total)
-
-        def update(self, n: float | None = 1) -> bool | None:
-            self._done += int(n or 0)
-            progress(label, self._done, self._total)
-            return None
-
-    return _Bar
-
-
 _REASONS: tuple[tuple[type[BaseException], str], ...] = (
     (hf_errors.OfflineModeIsEnabled, "offline mode is on (HF_HUB_OFFLINE)"),
     (hf_errors.RevisionNotFoundError, "revision {revision} is not on the hub"),
@@ -283,7 +327,10 @@ def _unavailable(entry: ProductionModel, models_dir: Path, reason: str) -> HubUn
     )
     if entry.pack_folder:
         hint += f" Meanwhile the offline pack's stand-in: `casetrack models import PACK/{entry.pack_folder}`."
-    return HubUnavailableError(f"Could not download {entry.id} from the model hub: {reason}.", hint)
+    fix = Fix(f"Install it offline: copy a folder holding {', '.join(f.path for f in entry.files)} of "
+              f"{entry.hub_repo} ({pinned}) to this computer, then import it", tool="import_models",
+              args={"folder_path": "FOLDER", "model_id": entry.id})
+    return HubUnavailableError(f"Could not download {entry.id} from the model hub: {reason}.", hint, fix=fix)
 
 
 def _mismatch(entry: ProductionModel, cf: CatalogFile, expected: str, actual: str, why: str) -> ChecksumError:
@@ -291,6 +338,8 @@ def _mismatch(entry: ProductionModel, cf: CatalogFile, expected: str, actual: st
         f"Refused {cf.path} of {entry.id}: {why} (expected {expected}, got {actual}). Nothing was installed.",
         "Run `casetrack models download` again; if it fails the same way, get the files another way and run "
         "`casetrack models import DIR`.",
+        fix=Fix("Download it again; if it fails the same way, copy the files to this computer and use "
+                "import_models", tool="download_models", args={"models": [entry.id]}),
     )
 
 

@@ -1,6 +1,8 @@
 """`casetrack models import DIR`: CaseTrack model folders (install.py) or hub files (hub.py).
 
-The one place that decides which, so install.py and hub.py do not import each other.
+The one place that decides which, so install.py and hub.py do not import each other. Also the
+carry-over of the models rule (config.locate_models): the first install into a folder that
+comes before the one search reads copies that folder's models along.
 """
 
 from __future__ import annotations
@@ -8,6 +10,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from casetrack.config import ModelsLocation, holds_models
 from casetrack.embed.catalog import MODEL_JSON, ModelSpec
 from casetrack.embed.hub import import_hub_files
 from casetrack.embed.install import IMPORT_HINT, InstallError, InstallResult, stage_model_folder, swap_in
@@ -59,3 +62,25 @@ def import_models(
         raise InstallError(f"Could not install into {models_dir}: {e}.", IMPORT_HINT) from e
 
 
+
+
+def carry_over(location: ModelsLocation | None) -> list[InstallResult]:
+    """Before a download or import into `location.write`: when that folder holds no model yet
+    and comes before the folder search reads (the install's own, say), copy the models in use
+    into it. Once it holds a model the rule reads it instead, and it must hold the whole set."""
+    if location is None or not location.write_comes_first or holds_models(location.write):
+        return []
+    results = import_models(location.read, location.write)
+    return [InstallResult(r.name, r.folder, r.slot, r.catalog_id, r.revision, r.replaced,
+                          warnings=(f"copied from {location.read}, the models folder in use until now",))
+            for r in results]
+
+
+def shadowed_warning(location: ModelsLocation | None) -> str | None:
+    """What to say when installs go to a folder the rule looks at after the one search reads
+    (an explicit folder that cannot be written): search will not see what is installed."""
+    if location is None or location.write == location.read or location.write_comes_first:
+        return None
+    return (f"Installed in {location.write}, but search reads {location.read}, which comes first and cannot be "
+            f"written: copy the new model folder into {location.read}, or point --models-dir "
+            f"(CASETRACK_MODELS_DIR) at {location.write}.")

@@ -107,8 +107,12 @@ class EncoderPool:
                 self._specs = discover_models(self.models_dir)
             return self._specs
 
-    def rescan(self) -> None:
+    def rescan(self, models_dir: Path | None = None) -> None:
+        """Look for installed models again (after a download or import), in `models_dir` when
+        the models rule now points elsewhere. Loaded models stay until unloaded as usual."""
         with self._lock:
+            if models_dir is not None:
+                self.models_dir = models_dir
             self._specs = None
 
     def resolve(self, slot: str, language: str) -> ModelSpec | None:
@@ -190,6 +194,7 @@ class EncoderPool:
             yield entry.encoder
         finally:
             with self._lock:
+                entry.last_used = time.monotonic()  # idle counts from the end of the last use
                 self._in_use[path] -= 1
                 if self._in_use[path] == 0 and residency(self.tier, slot) == Residency.TRANSIENT:
                     self._unload(path, "transient in this memory mode")
@@ -227,6 +232,17 @@ class EncoderPool:
         with self._lock:
             for path in list(self._loaded):
                 self._unload(path, "pool closed")
+
+    def unload_idle(self, idle_s: float, now: float | None = None) -> list[str]:
+        """Unload every model not in use and unused for `idle_s` seconds (the daemon's idle
+        timer); returns their names. The next search or ingest loads them again (~0.2-1 s each)."""
+        cutoff = (time.monotonic() if now is None else now) - idle_s
+        with self._lock:
+            idle = [p for p, e in self._loaded.items() if e.last_used <= cutoff and not self._in_use.get(p)]
+            names = [self._loaded[p].spec.name for p in idle]
+            for path in idle:
+                self._unload(path, f"unused for {idle_s / 60:.0f} min" if idle_s >= 60 else f"unused for {idle_s:.0f} s")
+            return names
 
     def _build(self, slot: str, spec: ModelSpec) -> Any:
         started = time.perf_counter()

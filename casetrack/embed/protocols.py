@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any, Protocol
 
 from casetrack.domain.views import SlotStatusJson
@@ -67,3 +68,5 @@ class EmbedderPool(Protocol):
     def status(self, language: str) -> Sequence[SlotReport]: ...
 
     def loaded_models(self) -> list[str]: ...
+
+    def rescan(self, models_dir: Path | None = None) -> None: ...

@@ -12,6 +12,9 @@ from typing import Any
 
 from casetrack.search.relevance import NO_GOOD_MATCH
 
+DOWNLOAD_FIX = ("download_models() installs the missing models from the model hub (pinned, checked; search uses "
+                "them at once), or import_models(folder_path=...) from a folder on a computer without internet.")
+
 NO_ACTIVE_CASE = (
     "No active case. Create or switch to a case first:\n"
     "  - create_case: Create a new case\n"
@@ -79,6 +82,8 @@ def case_info(info: Mapping[str, Any], storage_bytes: int) -> str:
 
 
 def job(j: Mapping[str, Any]) -> str:
+    if j.get("kind") in ("download", "import"):
+        return models_job(j)
     results = j.get("results") or []
     counts: dict[str, int] = {}
     for r in results:
@@ -176,6 +181,8 @@ def search(out: Mapping[str, Any], case_stats: str, max_chars: int = 700) -> str
              f"Time: {timing:.0f}ms | Stages: {', '.join(out.get('stages_used', []))}"]
     for warning in out.get("warnings", []):
         lines.append(f"Note: {warning}")
+    if out.get("models_missing"):
+        lines.append(f"Fix: {DOWNLOAD_FIX}")
     if not out["results"]:
         lines += ["", "No results. Try other words, a broader question, or check list_documents."]
         return "\n".join(lines)
@@ -252,9 +259,15 @@ def status(s: Mapping[str, Any]) -> str:
     for language, slots in s.get("slots", {}).items():
         for slot in slots:
             state = "loaded" if slot.get("loaded") else slot.get("residency", "")
-            problem = f" - {slot['problem']}" if slot.get("problem") else ""
+            # A missing model's problem names a terminal command: the fix below is the tool call.
+            problem = f" - {slot['problem']}" if slot.get("problem") and slot.get("model") else ""
             lines.append(f"  {slot['slot']} ({language}, {slot['purpose']}): {slot.get('model') or 'not installed'}"
                          f" [{state}]{problem}")
+    if s.get("models_dir"):
+        lines.append(f"Models folder: {s['models_dir']}" + (
+            f" (downloads go to {s['models_install_dir']})" if s.get("models_install_dir") not in (None, s["models_dir"])
+            else ""))
+    lines += missing_models(s.get("models_missing") or [])
     ocr = s.get("ocr") or {}
     if ocr.get("available"):
         lines.append(f"OCR: tesseract {ocr.get('version')}, languages: {', '.join(ocr.get('languages') or []) or 'none'}")
@@ -284,4 +297,71 @@ def skipped(entries: Sequence[Mapping[str, str]]) -> str:
         return ""
     lines = ["", f"Skipped {len(entries)} entr{'y' if len(entries) == 1 else 'ies'} of the folder:"]
     lines += [f"  - {e['name']}: {e['reason']} {e['hint']}" for e in entries[:50]]
+    return "\n".join(lines)
+
+
+def _mb(size: int | None) -> str:
+    return f"{size / 1e6:,.0f} MB" if size else "size unknown"
+
+
+def missing_models(missing: Sequence[Mapping[str, Any]]) -> list[str]:
+    """get_status's lines on the models the memory mode uses that are not installed, and the fix."""
+    if not missing:
+        return []
+    lines = ["", "Missing models (search runs without them, so results may be weaker):"]
+    for m in missing:
+        pin = "" if m.get("pinned") else "; not pinned: needs allow_unpinned=true"
+        lines.append(f"  {m['slot']} {m['purpose']}: {m['model']} ({_mb(m.get('size_bytes'))}{pin}) - without it "
+                     f"search skips {m['stage']}")
+    return [*lines, f"Fix: {DOWNLOAD_FIX}"]
+
+
+def nothing_to_download(missing: Sequence[Mapping[str, Any]], unpinned: Sequence[str]) -> str:
+    if not missing:
+        return "Every model the memory mode uses is installed: nothing to download. get_status lists them."
+    return unpinned_note(unpinned) or "Nothing to download."
+
+
+def unpinned_note(unpinned: Sequence[str]) -> str:
+    if not unpinned:
+        return ""
+    names = ", ".join(f'"{m}"' for m in unpinned)
+    return (f"Not downloaded: {names.replace(chr(34), '')} - the catalog pins no version or checksum for it. "
+            f"download_models(models=[{names}], allow_unpinned=true) takes the hub's current files (their commit is "
+            "recorded), or import_models(folder_path=...) installs files you trust.")
+
+
+def models_job(j: Mapping[str, Any]) -> str:
+    """A download_models / import_models job: progress, each model's outcome, the next step."""
+    what = "Model download" if j.get("kind") == "download" else "Model import"
+    unit = "models" if j.get("kind") == "download" else "folder"
+    head = {"queued": "Queued", "running": "Running", "done": "Finished", "failed": "Failed",
+            "cancelled": "Cancelled"}.get(j["status"], j["status"])
+    lines = [f"{what} job {j['id']}: {head} ({j['done']} of {j['total']} {unit})"]
+    if j.get("current") and not j.get("finished_at"):
+        lines.append(f"  Now:        {j['current']} ({j.get('stage') or 'starting'})")
+    for r in j.get("results") or []:
+        if r.get("carried"):
+            lines.append(f"  Copied along from the models folder in use: {', '.join(r['carried'])}")
+        if r["status"] == "failed":
+            lines.append(f"  - {r['name']}: failed: {r.get('error')}" + (f"\n    {r['hint']}" if r.get("hint") else ""))
+            continue
+        for m in r.get("models") or [r]:
+            revision = f", revision {str(m['revision'])[:12]}" if m.get("revision") else ""
+            lines.append(f"  - {m.get('name')} ({m.get('slot')}): {r['status'] if m is r else 'installed'} in "
+                         f"{m.get('folder')}{revision}")
+        lines += [f"    warning: {w}" for w in r.get("warnings") or []]
+    if j.get("started_at"):
+        end = j.get("finished_at") or time.time()
+        lines.append(f"  Duration:   {end - j['started_at']:.1f} seconds")
+    if j.get("error"):
+        lines += ["", f"Error: {j['error']}" + (f"\n{j['hint']}" if j.get("hint") else "")]
+    if j["status"] in ("queued", "running"):
+        lines += ["", f"Still working; search works meanwhile without these models. Check again with "
+                      f"get_job(job_id=\"{j['id']}\", wait_seconds=30)."]
+    elif j["status"] == "done":
+        lines += ["", "Search uses the installed models now. Documents ingested before a model was installed get "
+                      "its vectors with `casetrack reembed --case NAME` (get_status shows what a case lacks)."]
+    elif j["status"] == "cancelled" and j.get("kind") == "download":
+        lines += ["", "download_models() continues from where it stopped."]
     return "\n".join(lines)

@@ -15,7 +15,16 @@ from contextlib import asynccontextmanager
 from mcp.server import MCPServer
 
 from casetrack import __version__
-from casetrack.mcp import tools_cases, tools_documents, tools_ingest, tools_search, tools_status, tools_verify
+from casetrack.mcp import (
+    tools_cases,
+    tools_documents,
+    tools_ingest,
+    tools_models,
+    tools_portable,
+    tools_search,
+    tools_status,
+    tools_verify,
+)
 from casetrack.mcp.context import SessionState, ToolContext, ToolDef
 from casetrack.mcp.host import ToolHost
 
@@ -31,11 +40,13 @@ INSTRUCTIONS = (
 # Every tool, in the order clients list them.
 TOOLS: tuple[ToolDef, ...] = (
     *tools_cases.tools.tools,
+    *tools_portable.tools.tools,
     *tools_ingest.tools.tools,
     *tools_documents.tools.tools,
     *tools_search.tools.tools,
     *tools_verify.tools.tools,
     *tools_status.tools.tools,
+    *tools_models.tools.tools,
 )
 
 

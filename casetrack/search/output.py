@@ -20,6 +20,7 @@ def response_json(r: SearchResponse) -> SearchJson:
         "timings_ms": r.timings_ms,
         "warnings": r.warnings,
         "no_good_match": r.no_good_match,
+        "models_missing": r.models_missing,
     }
     if r.documents:
         out["documents"] = [

@@ -113,12 +113,15 @@ def setup_claude_code(
     cwd: Path | None = None,
     claude_bin: str | None = None,
     use_claude: bool = True,
+    *,
+    backup_dir: Path | None,
 ) -> ClaudeCodeResult:
     """Add, update or (`remove`) the casetrack server in Claude Code's `scope`.
 
     `home`: the folder holding `.claude.json` (default: $CLAUDE_CONFIG_DIR or the home folder).
     `claude_bin`: the `claude` command (default: found on PATH); with none, or `use_claude`
-    false, the config file is edited directly. A dry run reports the change and touches nothing.
+    false, the config file is edited directly, after a backup into `backup_dir` (DATA_DIR/backups).
+    A dry run reports the change and touches nothing.
     """
     if scope not in SCOPES:
         raise CaseTrackError(f"Unknown scope {scope!r}.", f"Use one of: {', '.join(SCOPES)}.")
@@ -128,7 +131,7 @@ def setup_claude_code(
     wanted = None if remove else entry.to_json(with_type=True)
     claude = (claude_bin or shutil.which("claude")) if use_claude else None
     if not claude:
-        change = update_server(path, keys, SERVER_NAME, wanted, dry_run=dry_run)
+        change = update_server(path, keys, SERVER_NAME, wanted, dry_run=dry_run, backup_dir=backup_dir)
         return ClaudeCodeResult(scope, "file", change)
 
     planned = plan_change(path, keys, SERVER_NAME, wanted).result

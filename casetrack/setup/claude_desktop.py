@@ -40,8 +40,11 @@ def setup_claude_desktop(
     dry_run: bool = False,
     remove: bool = False,
     config_path: Path | None = None,
+    *,
+    backup_dir: Path | None,
 ) -> MergeResult:
-    """Add, update or (`remove`) the casetrack server in Claude Desktop's config file."""
+    """Add, update or (`remove`) the casetrack server in Claude Desktop's config file (the file
+    as it was is copied into `backup_dir`, DATA_DIR/backups, first)."""
     path = config_path or desktop_config_path()
     wanted = None if remove else entry.to_json(with_type=False)
-    return update_server(path, ("mcpServers",), SERVER_NAME, wanted, dry_run=dry_run)
+    return update_server(path, ("mcpServers",), SERVER_NAME, wanted, dry_run=dry_run, backup_dir=backup_dir)

@@ -4,23 +4,23 @@ claude_desktop_config.json).
 Only one key changes: `<servers object>[name]`. Everything else is kept as parsed, in order. A
 file that does not parse is refused and left untouched. A change is written to a temporary file
 in the same folder, fsynced and renamed over the old file (atomic), with the old file's mode,
-after a timestamped backup of the old file. Writing the same entry again changes nothing.
+after a timestamped backup of the old file into the caller's backup folder (DATA_DIR/backups,
+`setup/backups.py`). Writing the same entry again changes nothing.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import stat
 import tempfile
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from casetrack.errors import CaseTrackError
+from casetrack.setup.backups import backup_file
 
 Action = Literal["added", "updated", "unchanged", "removed", "absent"]
 CHANGES: tuple[Action, ...] = ("added", "updated", "removed")
@@ -147,37 +147,27 @@ def plan_change(path: Path, keys: Sequence[str], name: str, entry: dict[str, Any
 
 
 def update_server(
-    path: Path, keys: Sequence[str], name: str, entry: dict[str, Any] | None, dry_run: bool = False
+    path: Path,
+    keys: Sequence[str],
+    name: str,
+    entry: dict[str, Any] | None,
+    dry_run: bool = False,
+    *,
+    backup_dir: Path | None,
 ) -> MergeResult:
-    """Set (or, with entry None, remove) `name` under `keys` in the JSON file at `path`."""
+    """Set (or, with entry None, remove) `name` under `keys` in the JSON file at `path`.
+
+    The file as it was is copied into `backup_dir` first (None: no backup, e.g. when the data
+    folder that would hold it is being deleted).
+    """
     plan = plan_change(path, keys, name, entry)
     result = plan.result
     if dry_run or not result.changed:
         return MergeResult(result.path, result.action, result.before, result.after, None, dry_run)
     target = path.resolve() if path.is_symlink() else path  # keep a dotfiles symlink a symlink
-    backup = backup_file(target)
+    backup = backup_file(target, backup_dir) if backup_dir is not None else None
     write_json_atomic(target, plan.document)
     return MergeResult(path, result.action, result.before, result.after, backup, False)
-
-
-def backup_file(path: Path) -> Path | None:
-    """Copy `path` (mode and times kept) to `<name>.<YYYYmmdd-HHMMSS>.bak`; None if it is absent."""
-    if not path.exists():
-        return None
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    backup = path.with_name(f"{path.name}.{stamp}.bak")
-    n = 1
-    while backup.exists():
-        backup = path.with_name(f"{path.name}.{stamp}-{n}.bak")
-        n += 1
-    try:
-        shutil.copy2(path, backup)
-    except OSError as e:
-        raise CaseTrackError(
-            f"Cannot back up {path} to {backup}: {e.strerror or e}; nothing was changed.",
-            f"Make {path.parent} writable, then run this again.",
-        ) from e
-    return backup
 
 
 def _new_file_mode() -> int:

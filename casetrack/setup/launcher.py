@@ -87,6 +87,7 @@ def build_server_entry(
         args += ["--data-dir", str(settings.data_dir.resolve())]
     args.append("serve")
     env: dict[str, str] = {}
-    if settings.models_dir.resolve() != (settings.data_dir / "models").resolve():
-        env[ENV_MODELS] = str(settings.models_dir.resolve())
+    chosen = settings.models_choice  # a folder the models rule finds by itself is not pinned
+    if chosen is not None and chosen.resolve() != (settings.data_dir / "models").resolve():
+        env[ENV_MODELS] = str(chosen.resolve())
     return ServerEntry(command=command, args=tuple(args), env=env)
