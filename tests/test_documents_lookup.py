@@ -85,6 +85,7 @@ def test_details_of_a_text_document(store: CaseStore, built: tuple[CaseTrack, Pa
         "ingested_at", "size_bytes", "extraction_method", "extraction_methods", "source_exists",
         "generation", "warnings", "ocr_pages", "page_ocr_confidence", "low_confidence_pages", "bates",
         "doc_type", "doc_date", "process_numbers", "tribunals", "tags", "parties", "languages", "fields", "authorities",
+        "attachments", "attachment_of",
     }
     assert details["name"] == "Motion to Dismiss.txt" and details["file_type"] == "text"
     assert details["doc_type"] == "motion"  # read at ingest (casetrack/legal/doctype.py)
@@ -121,7 +122,7 @@ def test_sort_orders(store: CaseStore) -> None:
     listed = list_documents(store, "name")[0]
     assert set(listed) == {
         "document_id", "name", "file_type", "pages", "chunks", "needs_ocr_pages", "source_path", "sha256",
-        "ingested_at", "size_bytes", "ocr_pages", "doc_type", "doc_date", "process_numbers", "tribunals", "tags",
+        "ingested_at", "size_bytes", "ocr_pages", "doc_type", "doc_date", "process_numbers", "tribunals", "tags", "attachments", "attachment_of",
     }
     with pytest.raises(CaseTrackError, match="Cannot sort documents by 'size'"):
         list_documents(store, "size")  # type: ignore[arg-type]

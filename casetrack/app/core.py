@@ -205,12 +205,13 @@ class CaseTrack:
             return document_details(store, resolve_document(store, document))
 
     def delete_document(self, case: str, document: str) -> str:
-        """Remove a document (name or id) from a case; returns its name."""
+        """Remove a document (name or id) from a case, an e-mail with its attachments; returns its name."""
+        from casetrack.ingest.attachments import delete_with_attachments
         from casetrack.store.documents import resolve_document
 
         with self.writing(case) as store:
             entry = resolve_document(store, document)
-            store.delete_document(entry.doc_id)
+            delete_with_attachments(store, entry.doc_id)
             return entry.name
 
     def get_chunk(
@@ -304,29 +305,9 @@ class CaseTrack:
             case_dir = store.dir
         finally:
             store.close()
-        return self._ingest_lost_again(case, case_dir, report)
+        from casetrack.app.ingesting import ingest_lost_again
 
-    def _ingest_lost_again(self, case: str, case_dir: Path, report: CheckReport) -> CheckReport:
-        """A document whose only LanceDB copy was destroyed is ingested again from its original
-        file when that file is still there, unchanged (same SHA-256): then nothing is lost."""
-        from casetrack.errors import CaseTrackError
-        from casetrack.ingest.files import sha256_file
-        from casetrack.store.case_check import check_case
-        from casetrack.store.lance_repair import lost_sources
-
-        paths = [path for path, sha in lost_sources(case_dir) if sha256_file(path) == sha]
-        if not paths:
-            return report
-        try:
-            results = self.ingest(case, paths)
-        except CaseTrackError as e:  # no models, say: the repair's lines already name the command
-            report["problems"].append(f"the lost documents could not be ingested again here: {e.message}")
-            return report
-        done = [f"ingested {r.name} again from its unchanged original file ({r.path})" for r in results if r.ok]
-        with self.reading(case) as store:
-            after = check_case(store)
-        after["repaired"] = report["repaired"] + done
-        return after
+        return ingest_lost_again(self, case, case_dir, report)
 
     def ocr_targets(self, case: str, documents: Sequence[str] = ()) -> list[Path]:
         """The files `casetrack reocr` ingests again (see app/ingesting.py: ocr_targets)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from casetrack.app.models_check import mismatches
 from casetrack.embed.protocols import EmbedderPool
@@ -13,6 +14,10 @@ from casetrack.errors import CaseTrackError
 from casetrack.ingest.pipeline import FileResult, Ingestor, Parse, Progress
 from casetrack.logsafe import safe_for_log
 from casetrack.store.case_store import CaseStore
+
+if TYPE_CHECKING:
+    from casetrack.app.core import CaseTrack
+    from casetrack.store.case_check import CheckReport
 
 log = logging.getLogger(__name__)
 
@@ -85,3 +90,25 @@ def ocr_targets(store: CaseStore, documents: Sequence[str] = (), languages: str 
     if not documents:
         paths += [Path(p) for p in pending_ocr.load(store.dir) if Path(p).is_file() and Path(p) not in paths]
     return paths
+
+
+def ingest_lost_again(app: CaseTrack, case: str, case_dir: Path, report: CheckReport) -> CheckReport:
+    """A document whose only LanceDB copy was destroyed is ingested again from its original
+    file when that file is still there, unchanged (same SHA-256): then nothing is lost."""
+    from casetrack.ingest.files import sha256_file
+    from casetrack.store.case_check import check_case
+    from casetrack.store.lance_repair import lost_sources
+
+    paths = [path for path, sha in lost_sources(case_dir) if sha256_file(path) == sha]
+    if not paths:
+        return report
+    try:
+        results = app.ingest(case, paths)
+    except CaseTrackError as e:  # no models, say: the repair's lines already name the command
+        report["problems"].append(f"the lost documents could not be ingested again here: {e.message}")
+        return report
+    done = [f"ingested {r.name} again from its unchanged original file ({r.path})" for r in results if r.ok]
+    with app.reading(case) as store:
+        after = check_case(store)
+    after["repaired"] = report["repaired"] + done
+    return after

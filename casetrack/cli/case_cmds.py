@@ -1,10 +1,12 @@
-"""`casetrack case ...`: create, list, info, close/reopen/archive, delete."""
+"""`casetrack case ...`: create, list, info, close/reopen/archive, delete, export/import."""
 
 from __future__ import annotations
 
 import json
 import sys
 from datetime import datetime
+from pathlib import Path
+from typing import Any
 
 import click
 
@@ -189,3 +191,90 @@ def check(ctx: click.Context, name: str, repair: bool, as_json: bool) -> None:
             click.echo(f'Repair with: casetrack case check "{report["case"]}" --repair')
     if not report["healthy"]:
         sys.exit(3)
+
+
+class _Bar:
+    """A progress bar on stderr (in a terminal only), one per stage of an export or import."""
+
+    _LABELS = {"export": "Exporting", "verify": "Verifying", "unpack": "Unpacking", "copy": "Copying",
+               "reembed": "Re-embedding"}
+
+    def __init__(self) -> None:
+        self.enabled = sys.stderr.isatty()
+        self._stage: str | None = None
+        self._bar: Any = None
+        self._done = 0
+
+    def __call__(self, stage: str, done: int, total: int, what: str) -> None:
+        if not self.enabled:
+            return
+        if stage != self._stage:
+            self.close()
+            self._stage, self._done = stage, 0
+            self._bar = click.progressbar(length=max(total, 1), label=self._LABELS.get(stage, stage), file=sys.stderr)
+            self._bar.__enter__()
+        self._bar.update(max(done - self._done, 0), current_item=what[-40:])
+        self._done = done
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)
+            self._bar = None
+
+
+@case.command("export")
+@click.argument("name")
+@click.argument("file", type=click.Path(dir_okay=True, path_type=Path))
+@click.option("--no-sources", is_flag=True, help="Leave the original files out (metadata, text, vectors and index only).")
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def export(ctx: click.Context, name: str, file: Path, no_sources: bool, force: bool, as_json: bool) -> None:
+    """Write case NAME to one portable archive FILE.ctcase (checksummed; private to you)."""
+    from casetrack.app.portable import export_case
+
+    bar = _Bar()
+    try:
+        report = export_case(get_app(ctx), name, file, not no_sources, force, bar)
+    finally:
+        bar.close()
+    if as_json:
+        click.echo(json.dumps(report.to_json(), ensure_ascii=False))
+        return
+    for warning in report.warnings:
+        click.secho(f"  warning: {warning}", fg="yellow", err=True)
+    what = f"{report.sources} original files" if report.sources_included else "no original files (--no-sources)"
+    click.echo(f"Exported '{report.case}': {report.documents} documents, {report.chunks} chunks, {what} -> "
+               f"{report.path} ({report.bytes / 1e6:.1f} MB, {report.seconds:.1f} s).")
+    click.echo(f'Import it elsewhere with: casetrack case import "{report.path}"')
+
+
+@case.command("import")
+@click.argument("source", type=click.Path(path_type=Path))
+@click.option("--as", "new_name", default=None, help="Name for the imported case (default: the name it had).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def import_(ctx: click.Context, source: Path, new_name: str | None, as_json: bool) -> None:
+    """Add a case from a .ctcase archive, or from a case folder copied from another data folder.
+
+    Every checksum is checked before anything is written; the case gets a new id; it is re-embedded
+    when this computer's models differ from the ones it was embedded with."""
+    from casetrack.app.portable import import_case
+
+    bar = _Bar()
+    try:
+        report = import_case(get_app(ctx), source, new_name, bar)
+    finally:
+        bar.close()
+    if as_json:
+        click.echo(json.dumps(report.to_json(), ensure_ascii=False))
+        return
+    for warning in report.warnings:
+        click.secho(f"  warning: {warning}", fg="yellow", err=True)
+    case_json = report.case
+    if report.models_differed:
+        click.echo(f"  re-embedded {len(report.reembedded)} documents: this computer's models differ "
+                   f"({', '.join(sorted(report.models_differed))})")
+    click.echo(f"Imported '{case_json['name']}' (id {case_json['id']}, {case_json['status']}): {report.documents} "
+               f"documents, {report.chunks} chunks, {report.sources} original files ({report.seconds:.1f} s).")
+    click.echo(f'Next: casetrack search --case "{case_json["name"]}" "your question"')

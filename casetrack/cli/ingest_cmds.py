@@ -96,6 +96,16 @@ def _line(r: FileResult) -> str:
     return f"  {tag} {r.name}: {r.error}{hint}"
 
 
+def _contained(r: FileResult, indent: str = "    ") -> None:
+    """An e-mail's attachments and a mailbox's messages, each on its own line under it."""
+    from casetrack.ingest.pipeline import FileResult
+
+    for part in [*r.attachments, *r.messages]:
+        inner = FileResult(**part)
+        click.echo(indent + _line(inner).lstrip())
+        _contained(inner, indent + "  ")
+
+
 def _pages(numbers: list[int], most: int = 10) -> str:
     return ", ".join(map(str, numbers[:most])) + (f" and {len(numbers) - most} more" if len(numbers) > most else "")
 
@@ -107,6 +117,7 @@ def _report(case: str, results: list[FileResult], as_json: bool) -> None:
     else:
         for r in results:
             click.echo(_line(r))
+            _contained(r)
         click.echo(
             f"{summary['files']} files: {summary['ingested'] + summary['replaced']} ingested, "
             f"{summary['duplicates']} duplicates, {summary['needs_ocr']} need OCR, {summary['errors']} failed; "
@@ -189,7 +200,8 @@ _json_option = click.option("--json", "as_json", is_flag=True, help="Print one J
 @_json_option
 @click.pass_context
 def ingest(ctx: click.Context, case: str, paths: tuple[Path, ...], force: bool, password: str | None, as_json: bool) -> None:
-    """Ingest files (PDF, DOCX, TXT, MD, RTF, HTML; PNG, JPEG and TIFF images) into a case; scanned pages are OCR'd.
+    """Ingest files (PDF, DOCX, TXT, MD, RTF, HTML; PNG, JPEG and TIFF images; e-mails: .eml and .mbox, attachments
+    included) into a case; scanned pages are OCR'd.
 
     Exit status: 0 when every file is in the case, 3 when some failed or need OCR.
     """

@@ -35,6 +35,8 @@ class FileType(StrEnum):
     RTF = "rtf"
     IMAGE = "image"
     HTML = "html"
+    EMAIL = "email"  # an e-mail message (.eml): headers and body; its attachments become documents of their own
+    MBOX = "mbox"  # a mailbox file holding many e-mails: never a document itself, each message is one
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,15 @@ class Page:
     ocr_confidence: float | None = None  # OCR'd pages: mean word confidence, 0-100
     line_confidences: tuple[float, ...] = ()  # OCR'd pages: each line's mean word confidence, as `lines`
     bates: str | None = None  # the production stamp read on the page ("ABC0001234")
+    # Transcripts (parse/transcript.py): the printed transcript page of each line, as `lines`, whose
+    # numbers are then the printed margin numbers; empty on other pages. A condensed sheet holds
+    # four transcript pages, a .txt transcript all of them.
+    line_pages: tuple[int, ...] = ()
+
+    @property
+    def transcript_page(self) -> int | None:
+        """The printed transcript page of the page's first line (None: not a transcript page)."""
+        return self.line_pages[0] if self.line_pages else None
 
     def line_at(self, offset: int) -> Span | None:
         return _span_at(self.lines, offset)
@@ -97,6 +108,9 @@ class ParsedDocument:
     pages: tuple[Page, ...]
     title: str | None = None
     warnings: tuple[str, ...] = ()
+    # A deposition or hearing transcript: how its passages are cited ("Smith Dep.", "Tr."), as
+    # `Smith Dep. 45:3-12`; None otherwise (parse/transcript.py).
+    transcript: str | None = None
 
     @property
     def page_count(self) -> int:

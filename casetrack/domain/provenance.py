@@ -29,14 +29,35 @@ class Provenance:
     page_end: int | None = None
     bates: str | None = None  # the page's production stamp ("ABC0001234"), cited after the lines
     section: str | None = None  # a statute's structural path ("Lei 8.078/1990 › Art. 49"), chunk/structure.py
+    # Transcripts (parse/transcript.py): how the document is cited ("Smith Dep.", "Tr.") and the
+    # printed transcript page of the first and last cited line (line_start/line_end are then the
+    # printed margin numbers); transcript_page_end is None when the span stays on one page.
+    transcript: str | None = None
+    transcript_page: int | None = None
+    transcript_page_end: int | None = None
+
+    @property
+    def is_transcript(self) -> bool:
+        return bool(self.transcript) and self.transcript_page is not None and self.line_start > 0
+
+    def transcript_cite(self) -> str | None:
+        """The transcript's own page:line cite: `Smith Dep. 45:3-12`, `Tr. 12:20-13:4`, `Tr. 7:2`
+        (None when this is not a transcript passage)."""
+        if not self.is_transcript:
+            return None
+        return f"{self.transcript} {page_line_range(self.transcript_page, self.line_start, self.transcript_page_end, self.line_end)}"
 
     def citation(self) -> str:
-        """Full citation in the spec's form: `Contract.pdf, p. 12, para. 8, ll. 1-4`."""
-        parts = [self.document]
-        if self.page is not None and self.page_end is not None and self.page_end != self.page:
-            parts.append(f"pp. {self.page}-{self.page_end}")
-        elif self.page is not None:
-            parts.append(f"p. {self.page}")
+        """Full citation in the spec's form: `Contract.pdf, p. 12, para. 8, ll. 1-4`; a transcript
+        passage: `Smith Dep. 45:3-12 (Smith_depo.pdf, p. 46)` (the file and its PDF page after the
+        transcript's own cite; its Bates stamp last)."""
+        cite = self.transcript_cite()
+        if cite is not None:
+            where = [self.document, *self._pages()]
+            if self.bates:
+                where.append(self.bates)
+            return f"{cite} ({', '.join(where)})"
+        parts = [self.document, *self._pages()]
         if self.paragraph_start == self.paragraph_end:
             parts.append(f"para. {self.paragraph_start}")
         else:
@@ -48,11 +69,26 @@ class Provenance:
         cite = ", ".join(parts)
         return f"{cite} ({self.bates})" if self.bates else cite
 
+    def _pages(self) -> list[str]:
+        if self.page is not None and self.page_end is not None and self.page_end != self.page:
+            return [f"pp. {self.page}-{self.page_end}"]
+        return [f"p. {self.page}"] if self.page is not None else []
+
     def citation_short(self) -> str:
+        cite = self.transcript_cite()
+        if cite is not None:
+            return cite
         stem = self.document.rsplit(".", 1)[0] if "." in self.document else self.document
         if self.page is not None:
             return f"{stem}, p. {self.page}"
         return f"{stem}, para. {self.paragraph_start}"
+
+
+def page_line_range(page: int | None, line: int, page_end: int | None, line_end: int) -> str:
+    """`45:3-12`, `45:3`, or across a page break `12:20-13:4`."""
+    if page_end is not None and page_end != page:
+        return f"{page}:{line}-{page_end}:{line_end}"
+    return f"{page}:{line}" if line_end == line else f"{page}:{line}-{line_end}"
 
 
 @dataclass(frozen=True)
@@ -78,6 +114,10 @@ class ChunkDraft:
     line_confidences: tuple[float, ...] = ()  # OCR'd pages: each of those lines' mean word confidence
     bates: str | None = None
     section: str | None = None  # structural path: "Lei 8.078/1990 › Art. 49" (chunk/structure.py)
+    # Transcripts: the printed transcript page of each line of `text` (as `line_numbers`, which are
+    # then the printed margin numbers) and how the document is cited ("Smith Dep.", "Tr.").
+    line_pages: tuple[int, ...] = ()
+    transcript: str | None = None
 
     def provenance(self, document: str, document_id: str) -> Provenance:
         return Provenance(
@@ -93,4 +133,7 @@ class ChunkDraft:
             extraction_method=self.extraction_method,
             ocr_confidence=self.ocr_confidence,
             bates=self.bates,
+            transcript=self.transcript if self.line_pages else None,
+            transcript_page=self.line_pages[0] if self.line_pages else None,
+            transcript_page_end=self.line_pages[-1] if self.line_pages and self.line_pages[-1] != self.line_pages[0] else None,
         )

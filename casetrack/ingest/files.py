@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 # Document formats CaseTrack cannot read yet: a folder walk still reports them, one clear
 # line each ("save it as .docx"), instead of passing over a client's files in silence.
-REPORTED_EXTENSIONS = frozenset({".doc", ".wpd", ".odt", ".pages", ".xls", ".xlsx", ".ppt", ".pptx", ".msg", ".eml"})
+REPORTED_EXTENSIONS = frozenset({".doc", ".wpd", ".odt", ".pages", ".xls", ".xlsx", ".ppt", ".pptx", ".msg"})
 
 _OUTSIDE = ("a link to a {what} outside the folder being ingested: not ingested (links may only point inside it).",
             "To ingest that {what}, ingest it directly, from its own place.")
@@ -178,4 +178,5 @@ def _wanted(name: str) -> bool:
     if name.startswith((".", "~$")):
         return False
     suffix = Path(name).suffix.lower()
-    return suffix in SUPPORTED_EXTENSIONS or suffix in REPORTED_EXTENSIONS
+    # Apple Mail exports a mailbox as a folder "Inbox.mbox" holding a file named "mbox".
+    return suffix in SUPPORTED_EXTENSIONS or suffix in REPORTED_EXTENSIONS or name.lower() == "mbox"

@@ -9,6 +9,13 @@ process_numbers), parties, tags, language; every other key is a custom field. A 
 valid YAML, or not a mapping, is a warning on the document and is otherwise ignored. Companion
 files are never documents of their own (`is_companion`).
 
+E-mails (parse/email.py): the type is "email", the date is the Date header's (the sender's own
+day), the parties are the addresses (role from / to / cc), and the custom fields from, to, cc,
+subject and message_id hold the headers, so `--field from=alice@firm.com`, `--doc-type email` and
+`--date-from` filter them. An e-mail's attachments take its from, to, cc and subject fields (a
+filter on the sender finds what the sender attached); a mailbox's messages take `mailbox`.
+Companion files still win.
+
 The result is stored under `meta["legal"]` of the journal entry (search/legal_filters.py reads it).
 """
 
@@ -24,6 +31,7 @@ from typing import Any
 from casetrack.domain import ChunkDraft, ParsedDocument
 from casetrack.legal.model import LegalEntity
 from casetrack.logsafe import safe_for_log
+from casetrack.parse.email import EmailHeaders
 
 log = logging.getLogger(__name__)
 
@@ -155,11 +163,31 @@ def cites_by_chunk(
     return out
 
 
+def email_fields(headers: EmailHeaders) -> dict[str, str]:
+    """An e-mail's headers as custom fields (what `--field KEY=VALUE` reads)."""
+    values = {"from": ", ".join(headers.sender), "to": ", ".join(headers.to), "cc": ", ".join(headers.cc),
+              "subject": headers.subject, "message_id": headers.message_id}
+    return {k: v for k, v in values.items() if v}
+
+
+def apply_email(legal: dict[str, Any], headers: EmailHeaders) -> None:
+    """An e-mail's type, date, parties and header fields (over what the text suggested)."""
+    legal["doc_type"], legal["doc_type_confidence"] = "email", 1.0
+    if headers.date:
+        legal["doc_date"] = headers.date[:10]
+    legal["parties"] = [{"role": role, "name": address} for role, addresses in
+                        (("from", headers.sender), ("to", headers.to), ("cc", headers.cc)) for address in addresses]
+    legal["fields"] = {**(legal.get("fields") or {}), **email_fields(headers)}
+
+
 def legal_metadata(
-    parsed: ParsedDocument, path: Path, drafts: Sequence[ChunkDraft] = ()
+    parsed: ParsedDocument, path: Path, drafts: Sequence[ChunkDraft] = (), email: EmailHeaders | None = None,
+    inherited: Mapping[str, str] | None = None, companions: Sequence[Path] | None = None,
 ) -> tuple[dict[str, Any], list[str]]:
     """`meta["legal"]` for a parsed document, and the warnings its companion files gave.
-    `drafts`: its chunks, to place each cited authority in one (`cites`)."""
+    `drafts`: its chunks, to place each cited authority in one (`cites`). `email`: an e-mail's
+    headers; `inherited`: custom fields a document takes from the e-mail or mailbox it came out
+    of; `companions`: its companion files when `path` is not where it lives (default: `path`'s)."""
     from casetrack.legal.extract import document_metadata_and_entities
 
     pages, budget = [], MAX_CHARS
@@ -189,7 +217,11 @@ def legal_metadata(
         "authorities": list(found.get("citations") or ()),
         "cites": cites_by_chunk(pages, entities, drafts),
     }
-    for companion in companion_files(path):
+    if inherited:
+        legal["fields"] = dict(inherited)
+    if email is not None:
+        apply_email(legal, email)
+    for companion in companion_files(path) if companions is None else companions:
         data, problem = read_companion(companion)
         if problem:
             warnings.append(problem)

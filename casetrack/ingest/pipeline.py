@@ -1,7 +1,9 @@
 """Ingest one file into a case: validate → parse → chunk → embed → commit to both stores.
 
 Bad input never raises out of `ingest_file`: every problem becomes a `FileResult` with a
-status, a one-line error and the next step, so a batch goes on.
+status, a one-line error and the next step, so a batch goes on. An e-mail's attachments and a
+mailbox's messages are ingested as documents of their own (ingest/attachments.py); their results
+are listed under the e-mail's or the mailbox's (`attachments`, `messages`).
 """
 
 from __future__ import annotations
@@ -20,18 +22,23 @@ import pyarrow as pa
 
 from casetrack.chunk.chunker import chunk_document
 from casetrack.chunk.structure import structure_plan
-from casetrack.domain import ChunkDraft, ParsedDocument
+from casetrack.domain import ChunkDraft, FileType, ParsedDocument
 from casetrack.embed.protocols import EmbedderPool
 from casetrack.errors import CaseTrackError, NoTextError, ParseError, ScanNotReadError
 from casetrack.ingest import pending_ocr
+from casetrack.ingest.attachments import Origin, clear_scratch, ingest_attachments, ingest_mailbox
 from casetrack.ingest.embedding import ChunkEmbeddings, embed_chunks
 from casetrack.ingest.files import sha256_file
-from casetrack.ingest.legal_meta import legal_metadata
+from casetrack.ingest.legal_meta import email_fields, legal_metadata
 from casetrack.logsafe import safe_for_log
 from casetrack.parse import parse_file
+from casetrack.parse.detect import sniff_mail
+from casetrack.parse.email import EmailHeaders, read_email
+from casetrack.parse.email_parts import MessageParts
 from casetrack.parse.options import LOW_CONFIDENCE, PageProgress, ParseOptions
 from casetrack.privacy_fs import real_path
 from casetrack.store.case_store import CaseStore
+from casetrack.store.journal import JournalEntry
 from casetrack.store.lance_tables import EMBEDDING_COLUMNS, chunk_schema
 
 log = logging.getLogger(__name__)
@@ -64,6 +71,8 @@ class FileResult:
     hint: str | None = None
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    attachments: list[dict[str, Any]] = field(default_factory=list)  # an e-mail: each attachment's result
+    messages: list[dict[str, Any]] = field(default_factory=list)  # a mailbox: each message's result
 
     @property
     def ok(self) -> bool:
@@ -111,15 +120,27 @@ class Ingestor:
     def ingest_file(
         self, path: Path, force: bool = False, password: str | None = None, progress: Progress = _noop
     ) -> FileResult:
+        return self._run(path, force, password, progress, None)
+
+    def ingest_contained(self, path: Path, origin: Origin, force: bool, progress: Progress) -> FileResult:
+        """A document that came out of another file (an e-mail's attachment, a mailbox's message),
+        written to `path` for the time of its ingest: named, linked and found again as `origin` says."""
+        return self._run(path, force, None, progress, origin)
+
+    def _run(
+        self, path: Path, force: bool, password: str | None, progress: Progress, origin: Origin | None
+    ) -> FileResult:
         started = time.monotonic()
-        result = FileResult(path=str(path), name=path.name, status="error")
+        result = FileResult(path=origin.source_path if origin else str(path), name=origin.name if origin else path.name,
+                            status="error")
         try:
-            self._ingest(real_path(path.expanduser()), force, password, progress, result)
+            self._ingest_any(real_path(path.expanduser()), force, password, progress, result, origin)
         except ParseError as e:
             result.status = "needs_ocr" if isinstance(e, NoTextError) else "error"
             result.error, result.hint, result.error_code = e.message, e.hint, e.code
             if isinstance(e, ScanNotReadError):  # `casetrack reocr` takes it once OCR can run
-                pending_ocr.add(self.store.dir, real_path(path.expanduser()), e.message)
+                pending_ocr.add(self.store.dir, Path(origin.source_path) if origin else real_path(path.expanduser()),
+                                e.message)
         except CaseTrackError as e:
             result.error, result.hint, result.error_code = e.message, e.hint, "error"
         except MemoryError:
@@ -133,7 +154,25 @@ class Ingestor:
         result.seconds = round(time.monotonic() - started, 3)
         return result
 
-    def _ingest(self, path: Path, force: bool, password: str | None, progress: Progress, result: FileResult) -> None:
+    def _ingest_any(self, path: Path, force: bool, password: str | None, progress: Progress, result: FileResult,
+                    origin: Origin | None) -> None:
+        """A file, a mailbox (each message), or an e-mail and then its attachments."""
+        if origin is None:
+            clear_scratch(self.store.dir)
+            if path.is_file() and sniff_mail(path) is FileType.MBOX:
+                ingest_mailbox(self.store, self.ingest_contained, path, result, force, progress)
+                return
+        mail = self._ingest(path, force, password, progress, result, origin)
+        if mail is not None and result.status in ("ingested", "replaced"):
+            headers, parts = mail
+            ingest_attachments(self.store, self.ingest_contained, parts, result, origin, email_fields(headers), force,
+                               progress)
+
+    def _ingest(
+        self, path: Path, force: bool, password: str | None, progress: Progress, result: FileResult,
+        origin: Origin | None,
+    ) -> tuple[EmailHeaders, MessageParts] | None:
+        """Store one document; returns an e-mail's headers and parts (its attachments come next)."""
         if not path.exists():
             raise CaseTrackError(f"{path} does not exist.", "Check the path (quote it if it has spaces).")
         if not path.is_file():
@@ -142,18 +181,11 @@ class Ingestor:
             result.warnings.append(f"large file ({path.stat().st_size // (1 << 20)} MB): this may take a while")
 
         sha = sha256_file(path)
-        journal = self.store.journal
-        same_content = journal.find_by_sha(sha)
-        if same_content is not None and not force:
-            result.status = "duplicate"
-            result.document_id = same_content.doc_id
-            result.duplicate_of = same_content.name
-            result.hint = "Already in the case; use --force to ingest it again."
-            return
-        same_path = journal.find_by_path(str(path))
-        existing = same_content or same_path
+        duplicate, existing = self._previous(path, sha, force, result, origin)
+        if duplicate:
+            return None
         doc_id = existing.doc_id if existing else uuid.uuid4().hex[:16]
-        name = existing.name if existing else self._unique_name(path)
+        name = existing.name if existing else (origin.name if origin else self._unique_name(path))
 
         progress("parse", 0, 1)
         # Each OCR'd page is kept under the case until the document is stored: an ingest
@@ -179,19 +211,25 @@ class Ingestor:
                 "If it is a scan, check that OCR can run: `casetrack status`.",
             )
 
+        mail = read_email(path) if parsed.file_type is FileType.EMAIL else None
         case = self.store.record.name
         embeddings = embed_chunks(self.pool, self.language, case, [d.text for d in drafts], progress)
         result.warnings += list(embeddings.missing.values())
         rows = chunk_rows(drafts, embeddings)
-        legal, legal_warnings = legal_metadata(parsed, path, drafts)
+        legal, legal_warnings = legal_metadata(parsed, path, drafts, email=mail[0] if mail else None,
+                                               inherited=origin.fields if origin else None,
+                                               companions=origin.companions if origin else None)
         result.warnings += legal_warnings
         result.doc_type, result.doc_date = legal.get("doc_type"), legal.get("doc_date")
+        source = origin.source_path if origin else str(path)
         document_row = _document_row(path, name, sha, parsed, len(drafts), embeddings, result)
-        document_row["legal"] = legal
+        document_row.update({"legal": legal, "source_path": source, **(origin.meta if origin else {})})
+        if mail is not None:
+            document_row["email"] = {**mail[0].to_json(), "attachments": [f.filename for f in mail[1].attachments]}
         progress("store", 0, 1)
         self.store.record_models({slot: use.to_json() for slot, use in embeddings.models.items()})
         try:
-            self.store.commit_document(doc_id, name, str(path), sha, rows, document_row)
+            self.store.commit_document(doc_id, name, source, sha, rows, document_row)
         except CaseTrackError:
             raise
         except Exception as e:  # the case's stores failed, not the user's file
@@ -209,6 +247,32 @@ class Ingestor:
         result.document_id = doc_id
         result.name = name
         result.chunks = len(drafts)
+        return mail
+
+    def _previous(
+        self, path: Path, sha: str, force: bool, result: FileResult, origin: Origin | None
+    ) -> tuple[bool, JournalEntry | None]:
+        """(whether the same bytes are in the case already and not forced: `result` says so, and the
+        document this ingest replaces, if any)."""
+        journal = self.store.journal
+        same_content = journal.find_by_sha(sha)
+        if same_content is not None and not force:
+            result.status = "duplicate"
+            result.document_id = same_content.doc_id
+            result.duplicate_of = same_content.name
+            result.hint = "Already in the case; use --force to ingest it again."
+            return True, None
+        if origin is not None:  # what it was last time, by its place in the e-mail or mailbox
+            return False, journal.get(origin.doc_id) if origin.doc_id else None
+        # a file: the same bytes or the same path, never another file's attachment
+        return False, next((e for e in (same_content, self._same_path(path)) if e and not _contained(e)), None)
+
+    def _same_path(self, path: Path) -> JournalEntry | None:
+        """The document ingested from `path` before (an e-mail's attachments share its path)."""
+        entry = self.store.journal.find_by_path(str(path))
+        if entry is None or not _contained(entry):
+            return entry
+        return next((e for e in self.store.documents() if e.source_path == str(path) and not _contained(e)), None)
 
     def _unique_name(self, path: Path) -> str:
         """The file name, qualified by its folder when another document already has it."""
@@ -217,6 +281,11 @@ class Ingestor:
             return path.name
         qualified = f"{path.parent.name}/{path.name}"
         return qualified if qualified not in taken else f"{qualified} ({uuid.uuid4().hex[:4]})"
+
+
+def _contained(entry: JournalEntry) -> bool:
+    """Whether the document came out of another file (an e-mail's attachment, a mailbox's message)."""
+    return bool(entry.meta.get("attachment_of") or entry.meta.get("mailbox"))
 
 
 def _ocr_report(parsed: ParsedDocument, result: FileResult) -> None:

@@ -20,7 +20,7 @@ from casetrack.legal.text import fold
 
 DOC_TYPES = ("contract", "amendment", "nda", "complaint", "answer", "motion", "brief", "order", "judgment",
              "acordao", "opinion", "deposition", "transcript", "letter", "invoice", "statute",
-             "power_of_attorney", "minutes", "other")
+             "power_of_attorney", "minutes", "email", "other")
 MIN_SCORE = 2.0
 TITLE_CHARS = 800
 HEAD_CHARS = 8000

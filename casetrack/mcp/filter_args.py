@@ -12,7 +12,7 @@ from casetrack.search.legal_filters import LegalFilters, legal_filters
 DocTypeArg = Annotated[str | None, Field(
     description="Only documents of this legal type: contract, amendment, nda, complaint, answer, motion, brief, order, "
                 "judgment, acordao, opinion, deposition, transcript, letter, invoice, statute, power_of_attorney, "
-                "minutes (Portuguese names such as acórdão, sentença, petição inicial, contestação work too)",
+                "minutes, email (Portuguese names such as acórdão, sentença, petição inicial, contestação work too)",
     max_length=60)]
 TribunalArg = Annotated[str | None, Field(description="Only documents of this tribunal, e.g. STJ, TJSP, TRT2",
                                           max_length=120)]

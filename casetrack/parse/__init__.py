@@ -1,4 +1,4 @@
-"""Components layer: a file into a `ParsedDocument` (pages with the exact character spans of their lines and paragraphs), by magic bytes; PDF (scanned pages OCR'd), DOCX, TXT/MD, RTF, HTML, images (OCR'd)."""
+"""Components layer: a file into a `ParsedDocument` (pages with the exact character spans of their lines and paragraphs), by magic bytes; PDF (scanned pages OCR'd), DOCX, TXT/MD, RTF, HTML, e-mails (.eml; a .mbox is split by ingest), images (OCR'd)."""
 
 from __future__ import annotations
 
@@ -38,6 +38,17 @@ def parse_file(
         from casetrack.parse.html import parse_html
 
         return parse_html(path, options)
+    if file_type == FileType.EMAIL:
+        from casetrack.parse.email import parse_email
+
+        return parse_email(path, options)
+    if file_type == FileType.MBOX:
+        from casetrack.errors import UnsupportedFileError
+
+        raise UnsupportedFileError(
+            f"{path.name} is a mailbox holding many e-mails, not one document.",
+            hint=f'Ingest it with `casetrack ingest --case CASE "{path}"`: each message becomes a document.',
+        )
     if file_type in (FileType.TEXT, FileType.MARKDOWN):
         from casetrack.parse.text import parse_text
 

@@ -44,14 +44,21 @@ SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(
         ".jpeg",
         ".tif",
         ".tiff",
+        ".eml",
+        ".mbox",
     }
 )
 
 MARKDOWN_EXTENSIONS: frozenset[str] = frozenset({".md", ".markdown"})
 HTML_EXTENSIONS: frozenset[str] = frozenset({".html", ".htm", ".xhtml"})
+MAIL_EXTENSIONS: frozenset[str] = frozenset({".eml", ".mbox"})
 
 _SUPPORTED_SENTENCE = "CaseTrack reads PDF, DOCX, TXT, MD, RTF, HTML and images."
 _CONVERT_HINT = "Convert it to PDF or DOCX and ingest that."
+# Outlook's .msg needs a GPL-licensed reader (extract-msg): the message is saved as .eml instead.
+_MSG_HINT = ("Save the message as .eml (new Outlook and Outlook on the web: File > Save as, or Download) and "
+             "ingest that; classic Outlook cannot write .eml: print the message to PDF and save its attachments.")
+_NOT_MAIL_HINT = "Save the message again from the mail program (Save As, or Download as .eml) and ingest that copy."
 
 # Enough to see past a PDF's leading junk, an OLE header and a text sample's character mix.
 _SNIFF_BYTES = 64 * 1024
@@ -155,7 +162,7 @@ def _classify_ole(path: Path, head: bytes) -> None:
     elif "PowerPoint Document" in names:
         what, hint = "a legacy PowerPoint .ppt file", "Save it as PDF and ingest that."
     elif any(n.startswith("__substg1.0_") or n.startswith("__properties_version1.0") for n in names):
-        what, hint = "an Outlook .msg e-mail", "Save the e-mail as PDF (File > Print > PDF) and ingest that."
+        what, hint = "an Outlook .msg e-mail", _MSG_HINT
     else:
         what, hint = "an old Microsoft Office (OLE2) file", _CONVERT_HINT
     raise UnsupportedFileError(f"{name}: unsupported file type ({what}). {_SUPPORTED_SENTENCE}", hint=hint)
@@ -216,8 +223,75 @@ def _looks_like(head: bytes) -> str:
 
 
 # --------------------------------------------------------------------------------------------
+# E-mail: a header block (RFC 5322) at the start; a mailbox starts with an envelope "From " line
+# --------------------------------------------------------------------------------------------
+
+_HEADER_LINE = re.compile(rb"^([!-9;-~]+):")  # a field name: printable ASCII but the colon
+_ENVELOPE_LINE = re.compile(rb"^From \S+ +\S")
+_MAIL_FIELDS = frozenset({b"from", b"to", b"cc", b"date", b"subject"})
+# Fields only mail carries: with them a file needs no .eml name to be taken for an e-mail (a memo's
+# "To: / From: / Date: / Re:" block has none of them).
+_TRANSPORT_FIELDS = frozenset({b"message-id", b"mime-version", b"received", b"return-path", b"delivered-to",
+                               b"x-mailer", b"dkim-signature", b"in-reply-to", b"references", b"thread-topic"})
+
+
+def _header_names(lines: list[bytes]) -> set[bytes] | None:
+    """The field names of the header block `lines` starts with; None when a line before the blank
+    line that ends it is not a header (so this is no header block)."""
+    names: set[bytes] = set()
+    for line in lines:
+        line = line.rstrip(b"\r\n")
+        if not line.strip():
+            break
+        if line[:1] in (b" ", b"\t") and names:
+            continue  # a folded header's next line
+        m = _HEADER_LINE.match(line)
+        if m is None:
+            return None
+        names.add(m.group(1).lower())
+    return names
+
+
+def mail_type(head: bytes, ext: str) -> FileType | None:
+    """EMAIL, MBOX or None for a file that starts with `head`."""
+    lines = head.split(b"\n", 400)[:400]
+    mailbox = bool(lines) and _ENVELOPE_LINE.match(lines[0]) is not None
+    names = _header_names(lines[1:] if mailbox else lines)
+    if not names:
+        return None
+    mail = len(names & _MAIL_FIELDS)
+    if mailbox and mail >= 1:
+        return FileType.MBOX
+    if mail >= 2 and (ext in MAIL_EXTENSIONS or names & _TRANSPORT_FIELDS):
+        return FileType.EMAIL
+    return None
+
+
+def sniff_mail(path: Path) -> FileType | None:
+    """EMAIL or MBOX when the file is one (by its first bytes), else None; never raises."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(_SNIFF_BYTES)
+    except OSError:
+        return None
+    return mail_type(head, path.suffix.lower())
+
+
+# --------------------------------------------------------------------------------------------
 # Entry point
 # --------------------------------------------------------------------------------------------
+
+
+def _mail_or_refuse(name: str, ext: str, head: bytes) -> FileType | None:
+    """EMAIL or MBOX for mail; a CorruptFileError for a .eml/.mbox that is not; None otherwise."""
+    mail = mail_type(head, ext)
+    if mail is None and ext in MAIL_EXTENSIONS:
+        raise CorruptFileError(
+            f"{name} has a {ext} extension but does not look like an e-mail: it does not start with mail headers "
+            "(From:, To:, Date:, Subject:)" + (" after a \"From \" envelope line" if ext == ".mbox" else "") + ".",
+            hint=_NOT_MAIL_HINT,
+        )
+    return mail
 
 
 def detect_file_type(path: Path) -> FileType:
@@ -258,6 +332,9 @@ def detect_file_type(path: Path) -> FileType:
         return FileType.IMAGE
     if b"%PDF-" in head[:_PDF_WINDOW]:
         return FileType.PDF
+    mail = _mail_or_refuse(name, ext, head)
+    if mail is not None:
+        return mail
 
     complete = size <= len(head)
     text = decode_sample(head, complete)

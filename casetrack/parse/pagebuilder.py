@@ -30,6 +30,7 @@ class PageBuilder:
         self._length = 0
         self._lines: list[Span] = []
         self._confidences: list[float] = []  # OCR: each line's mean word confidence
+        self._line_pages: list[int] = []  # transcripts: each line's printed transcript page
         self._paragraphs: list[Paragraph] = []
         self._next_paragraph = first_paragraph_number
         self._next_line = first_line_number
@@ -52,12 +53,15 @@ class PageBuilder:
         kind: ParagraphKind = ParagraphKind.BODY,
         first_line_number: int | None = None,
         confidences: Sequence[float] | None = None,
+        numbers: Sequence[tuple[int, int]] | None = None,
     ) -> None:
         """Add one paragraph. Blank lines are dropped; a paragraph with no text is ignored.
 
         `first_line_number` pins the number of the paragraph's first line, for sources whose
         blank lines still count (a .txt cited by the line numbers an editor shows).
         `confidences`: OCR'd lines' mean word confidences, one per line of `lines`.
+        `numbers`: a transcript's printed (page, line) of each line of `lines` (parse/transcript.py):
+        the lines take those numbers, which restart on each transcript page.
         """
         if first_line_number is not None:
             if first_line_number < self._next_line:
@@ -70,6 +74,9 @@ class PageBuilder:
             return
         if confidences is not None:
             self._confidences += [float(confidences[i]) for i in kept]
+        printed = [numbers[i] for i in kept] if numbers is not None else None
+        if printed is not None:
+            self._line_pages += [page for page, _ in printed]
         if self._paragraphs:
             self._append(PARAGRAPH_SEPARATOR)
         para_start = self._length
@@ -78,6 +85,8 @@ class PageBuilder:
                 self._append(LINE_SEPARATOR)
             start = self._length
             self._append(line)
+            if printed is not None:
+                self._next_line = printed[i][1]
             self._lines.append(Span(self._next_line, start, self._length))
             self._next_line += 1
         self._paragraphs.append(Paragraph(self._next_paragraph, para_start, self._length, kind))
@@ -102,4 +111,5 @@ class PageBuilder:
             needs_ocr=needs_ocr,
             ocr_confidence=ocr_confidence,
             line_confidences=tuple(self._confidences) if len(self._confidences) == len(self._lines) else (),
+            line_pages=tuple(self._line_pages) if len(self._line_pages) == len(self._lines) else (),
         )

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from email.utils import getaddresses
 from typing import Any
 
 from casetrack.errors import CaseTrackError
@@ -100,6 +101,21 @@ def matches(meta: Mapping[str, Any], f: LegalFilters) -> bool:
         return False
     fields: Mapping[str, Any] = legal.get("fields") or {}
     for key, value in f.fields:
-        if fold(str(fields.get(key, ""))) != fold(value):
+        if not field_matches(fields.get(key, ""), value):
             return False
     return not (f.languages and not set(f.languages) & set(legal.get("languages") or ()))
+
+
+def field_matches(stored: Any, wanted: str) -> bool:
+    """A custom field equals `wanted`, ignoring case and accents. A list of addresses (an e-mail's
+    from, to, cc: "Alice Smith <alice@firm.com>, bob@client.com") also matches one of its
+    addresses, one of its display names, or "@domain" of one of them."""
+    text, want = fold(str(stored)), fold(wanted.strip())
+    if text == want:
+        return True
+    if "@" not in text or not want:
+        return False
+    for name, address in getaddresses([text]):
+        if want in (name.strip(), address) or (want.startswith("@") and address.endswith(want)):
+            return True
+    return False

@@ -1,7 +1,9 @@
 """The documents of one case: find one by name or id, describe it, list them all.
 
 Only committed documents exist here (what search shows). The records are `DocumentSummary` and
-`DocumentDetails` (domain/views.py), whose keys are the `--json` and MCP interface.
+`DocumentDetails` (domain/views.py), whose keys are the `--json` and MCP interface. An e-mail and
+its attachments link to each other (`attachments`, `attachment_of`: ingest/attachments.py); the
+links are read from the attachments' records, so they never name a deleted document.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from casetrack.domain.cases import DOCUMENT_SORTS, DocumentSort
-from casetrack.domain.views import CaseDocument, DocumentDetails, DocumentSummary
+from casetrack.domain.views import CaseDocument, DocumentDetails, DocumentLink, DocumentSummary
 from casetrack.errors import CaseTrackError, DocumentNotFoundError, list_documents_fix
 from casetrack.store.case_store import CaseStore
 from casetrack.store.journal import JournalEntry
@@ -93,10 +95,29 @@ def case_document(entry: JournalEntry) -> CaseDocument:
     }
 
 
-def document_summary(entry: JournalEntry) -> DocumentSummary:
-    """What the journal knows about a document (no LanceDB read)."""
+def _parent_id(entry: JournalEntry) -> str | None:
+    link = entry.meta.get("attachment_of")
+    return str(link["document_id"]) if isinstance(link, dict) and link.get("document_id") else None
+
+
+def attachment_links(entries: list[JournalEntry]) -> dict[str, list[DocumentLink]]:
+    """e-mail doc id -> its attachments (in the order they were stored)."""
+    out: dict[str, list[DocumentLink]] = {}
+    for e in sorted(entries, key=lambda e: float(e.meta.get("ingested_at") or 0.0)):
+        parent = _parent_id(e)
+        if parent:
+            out.setdefault(parent, []).append({"document_id": e.doc_id, "name": e.name})
+    return out
+
+
+def document_summary(
+    entry: JournalEntry, links: dict[str, list[DocumentLink]] | None = None, names: dict[str, str] | None = None
+) -> DocumentSummary:
+    """What the journal knows about a document (no LanceDB read). `links` (attachment_links) and
+    `names` (doc id -> name) of the case's documents fill the e-mail links."""
     size = entry.meta.get("size_bytes")
     legal = entry.meta.get("legal") or {}
+    parent = _parent_id(entry)
     return {
         **case_document(entry),
         "ingested_at": _iso(entry.meta.get("ingested_at")),
@@ -106,6 +127,8 @@ def document_summary(entry: JournalEntry) -> DocumentSummary:
         "process_numbers": [str(p) for p in legal.get("process_numbers") or []],
         "tribunals": [str(t) for t in legal.get("tribunals") or []],
         "tags": [str(t) for t in legal.get("tags") or []],
+        "attachment_of": {"document_id": parent, "name": names[parent]} if parent and names and parent in names else None,
+        "attachments": list((links or {}).get(entry.doc_id, [])),
     }
 
 
@@ -130,7 +153,8 @@ def document_details(store: CaseStore, entry: JournalEntry) -> DocumentDetails:
     size; else None), extraction_method ("native", "ocr", ... or "mixed"; None without chunks),
     extraction_methods (method -> chunk count), source_exists, generation, warnings.
     """
-    summary = document_summary(entry)
+    docs = store.documents()
+    summary = document_summary(entry, attachment_links(docs), {e.doc_id: e.name for e in docs})
     source = Path(entry.source_path) if entry.source_path else None
     exists = bool(source and source.is_file())
     if summary["size_bytes"] is None and source is not None and exists:
@@ -177,4 +201,5 @@ def list_documents(store: CaseStore, sort_by: SortBy = "name") -> list[DocumentS
         entries.sort(key=lambda e: (str(e.meta.get("file_type") or ""), *name(e)))
     else:
         entries.sort(key=name)
-    return [document_summary(e) for e in entries]
+    links, names = attachment_links(entries), {e.doc_id: e.name for e in entries}
+    return [document_summary(e, links, names) for e in entries]
