@@ -307,7 +307,11 @@ class CaseTrack:
             store.close()
         from casetrack.app.ingesting import ingest_lost_again
 
-        return ingest_lost_again(self, case, case_dir, report)
+        def check_again() -> CheckReport:
+            with self.reading(case) as store:
+                return check_case(store)
+
+        return ingest_lost_again(case_dir, report, lambda paths: self.ingest(case, paths), check_again)
 
     def ocr_targets(self, case: str, documents: Sequence[str] = ()) -> list[Path]:
         """The files `casetrack reocr` ingests again (see app/ingesting.py: ocr_targets)."""

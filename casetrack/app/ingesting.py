@@ -16,7 +16,6 @@ from casetrack.logsafe import safe_for_log
 from casetrack.store.case_store import CaseStore
 
 if TYPE_CHECKING:
-    from casetrack.app.core import CaseTrack
     from casetrack.store.case_check import CheckReport
 
 log = logging.getLogger(__name__)
@@ -92,23 +91,25 @@ def ocr_targets(store: CaseStore, documents: Sequence[str] = (), languages: str 
     return paths
 
 
-def ingest_lost_again(app: CaseTrack, case: str, case_dir: Path, report: CheckReport) -> CheckReport:
+def ingest_lost_again(
+    case_dir: Path, report: CheckReport, ingest: Callable[[list[Path]], list[FileResult]],
+    check: Callable[[], CheckReport],
+) -> CheckReport:
     """A document whose only LanceDB copy was destroyed is ingested again from its original
-    file when that file is still there, unchanged (same SHA-256): then nothing is lost."""
+    file when that file is still there, unchanged (same SHA-256): then nothing is lost.
+    `ingest` ingests files into the case, `check` checks it again afterwards."""
     from casetrack.ingest.files import sha256_file
-    from casetrack.store.case_check import check_case
     from casetrack.store.lance_repair import lost_sources
 
     paths = [path for path, sha in lost_sources(case_dir) if sha256_file(path) == sha]
     if not paths:
         return report
     try:
-        results = app.ingest(case, paths)
+        results = ingest(paths)
     except CaseTrackError as e:  # no models, say: the repair's lines already name the command
         report["problems"].append(f"the lost documents could not be ingested again here: {e.message}")
         return report
     done = [f"ingested {r.name} again from its unchanged original file ({r.path})" for r in results if r.ok]
-    with app.reading(case) as store:
-        after = check_case(store)
+    after = check()
     after["repaired"] = report["repaired"] + done
     return after

@@ -282,6 +282,11 @@ def sniff_mail(path: Path) -> FileType | None:
 # --------------------------------------------------------------------------------------------
 
 
+# What a file of each extension should be: a known extension whose bytes match nothing is damaged.
+_EXPECTED_KIND = {".pdf": "PDF", ".docx": "DOCX", ".rtf": "RTF", ".html": "HTML", ".htm": "HTML", ".png": "PNG",
+                  ".jpg": "JPEG", ".jpeg": "JPEG", ".tif": "TIFF", ".tiff": "TIFF"}
+
+
 def _mail_or_refuse(name: str, ext: str, head: bytes) -> FileType | None:
     """EMAIL or MBOX for mail; a CorruptFileError for a .eml/.mbox that is not; None otherwise."""
     mail = mail_type(head, ext)
@@ -352,18 +357,7 @@ def detect_file_type(path: Path) -> FileType:
 
     # The bytes matched nothing we read. A known extension means a damaged file rather than
     # a foreign format, which calls for a different next step.
-    expected = {
-        ".pdf": "PDF",
-        ".docx": "DOCX",
-        ".rtf": "RTF",
-        ".html": "HTML",
-        ".htm": "HTML",
-        ".png": "PNG",
-        ".jpg": "JPEG",
-        ".jpeg": "JPEG",
-        ".tif": "TIFF",
-        ".tiff": "TIFF",
-    }.get(ext)
+    expected = _EXPECTED_KIND.get(ext)
     what = _looks_like(head)
     if expected is not None and what == "binary data":
         raise CorruptFileError(
