@@ -1,7 +1,8 @@
 """Statute-aware chunking (issue 15): in a statute (articles, paragraphs, incisos; sections of a
 US code), chunks start at article boundaries where they can and each carries
 its structural path ("Lei 8.078/1990 › Art. 49 › § único", "Section 4.2 › (a)"), which results
-show and the keyword index holds.
+show and the keyword index holds. A contract's chunks carry the path of its articles and numbered
+sections too ("Article V › (b)", "7.3 › (d)"), without moving any chunk boundary.
 
 The structure is read over the whole document (a § on page 2 still belongs to the article that
 began on page 1) by casetrack/legal/structure.py; a document of another type than
@@ -24,6 +25,9 @@ MIN_UNITS = 3  # articles / sections before a document counts as structured
 # sections measured worse (bench/RESULTS.md: CUAD span recall@5 .584 -> .553, lawyer EN MRR@10
 # .667 -> .640), so they keep the plain chunking until a measured variant beats it.
 STRUCTURED_TYPES = frozenset({"statute"})
+# Document types whose chunks are only labelled with their unit's path ("Article V › (b)", "7.3 › (d)"):
+# the chunk boundaries stay the plain ones (see above), the path is shown in results and indexed.
+LABELLED_TYPES = frozenset({"contract", "amendment", "nda"})
 _BREAK_KINDS = frozenset({"artigo", "article", "section", "clause"})
 _MAX_CHARS = 3_000_000  # structure is read over at most this much of a document
 
@@ -56,9 +60,11 @@ class StructurePlan:
 
 
 def structure_plan(doc: ParsedDocument, filename: str = "") -> StructurePlan | None:
-    """The document's structure when it is a statute (STRUCTURED_TYPES), else None."""
+    """The document's structure when it is a statute (STRUCTURED_TYPES: chunks break at its
+    articles) or a contract (LABELLED_TYPES: no breaks, labels only), else None."""
     pages = [p.text for p in doc.pages]
-    if classify(pages[:3], filename).type not in STRUCTURED_TYPES:
+    doc_type = classify(pages[:3], filename).type
+    if doc_type not in STRUCTURED_TYPES | LABELLED_TYPES:
         return None
     starts, at = [], 0
     for text in pages:
@@ -74,7 +80,7 @@ def structure_plan(doc: ParsedDocument, filename: str = "") -> StructurePlan | N
     if len(heads) < MIN_UNITS:
         return None
     breaks: dict[int, set[int]] = {}
-    for unit in heads:
+    for unit in heads if doc_type in STRUCTURED_TYPES else ():
         page = bisect.bisect_right(starts, unit.start) - 1
         offset = unit.start - starts[page]
         text = pages[page]
