@@ -81,11 +81,13 @@ def _register() -> None:
         doctor_cmds,
         document_cmds,
         ingest_cmds,
+        jobs_cmds,
         maintenance_cmds,
         models_cmds,
         search_cmds,
         setup_cmds,
         status_cmds,
+        table_cmds,
         verify_cmds,
     )
 
@@ -93,19 +95,27 @@ def _register() -> None:
     cli.add_command(ingest_cmds.ingest)
     cli.add_command(ingest_cmds.ingest_folder)
     cli.add_command(ingest_cmds.reocr)
+    from casetrack.cli import sync_cmds
+
+    cli.add_command(sync_cmds.sync)
+    cli.add_command(sync_cmds.watch)
     cli.add_command(document_cmds.documents)
     cli.add_command(search_cmds.search)
     cli.add_command(search_cmds.chunk)
     cli.add_command(search_cmds.authorities)
     cli.add_command(search_cmds.entity)
+    cli.add_command(search_cmds.find_entity)
     cli.add_command(search_cmds.demo)
     cli.add_command(verify_cmds.verify)
+    cli.add_command(table_cmds.table)
+    cli.add_command(table_cmds.evaluate)
     cli.add_command(status_cmds.status)
     cli.add_command(status_cmds.reembed)
     cli.add_command(status_cmds.audit)
     cli.add_command(models_cmds.models)
     cli.add_command(daemon_cmds.serve)
     cli.add_command(daemon_cmds.daemon)
+    cli.add_command(jobs_cmds.jobs)
     cli.add_command(setup_cmds.setup_claude_code_cmd)
     cli.add_command(setup_cmds.setup_claude_desktop_cmd)
     cli.add_command(doctor_cmds.doctor)
@@ -121,6 +131,17 @@ def _downloads_models(args: Sequence[str]) -> bool:
     return any(a == "models" and b == "download" for a, b in zip(args, args[1:], strict=False))
 
 
+def _utf8_output() -> None:
+    """Citations hold '›', accents and curly quotes: on Windows a redirected stdout uses the system
+    code page, where they raise UnicodeEncodeError (`casetrack search ... > out.txt`). UTF-8 there."""
+    if sys.platform != "win32":
+        return
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and (getattr(stream, "encoding", "") or "").lower().replace("-", "") != "utf8":
+            reconfigure(encoding="utf-8", errors="replace")
+
+
 def main() -> None:
     """The process's entry point (the `casetrack` script, `python -m casetrack`, the daemon).
 
@@ -131,5 +152,6 @@ def main() -> None:
     from casetrack.privacy_fs import private_umask
 
     keep_local(os.environ, downloading=_downloads_models(sys.argv[1:]))
+    _utf8_output()
     private_umask()  # files and folders CaseTrack creates are the user's alone (0600 / 0700)
     cli(prog_name="casetrack")
