@@ -62,6 +62,7 @@ class FileResult:
     ocr_pages: list[int] = field(default_factory=list)  # pages read by OCR
     ocr_confidence: float | None = None  # their mean word confidence (0-100)
     low_confidence_pages: list[int] = field(default_factory=list)  # OCR'd under LOW_CONFIDENCE: check them
+    blank_pages: list[int] = field(default_factory=list)  # pages with no text at all (read, not waiting for OCR)
     bates: str | None = None  # the first and last Bates stamps ("ABC0001200 - ABC0001300")
     doc_type: str | None = None  # the legal document type (ingest/legal_meta.py), e.g. "contract", "acordao"
     doc_date: str | None = None  # the document's own date, YYYY-MM-DD
@@ -290,7 +291,10 @@ def _contained(entry: JournalEntry) -> bool:
 
 def _ocr_report(parsed: ParsedDocument, result: FileResult) -> None:
     """The ingest report's OCR facts: pages OCR'd, their confidence, the ones to check, Bates
-    (the document row takes them from here: store/documents.py shows them)."""
+    (the document row takes them from here: store/documents.py shows them), and blank pages (no
+    text at all, native or OCR'd; a page still waiting for OCR is not blank: it is unread)."""
+    result.blank_pages = [p.number for p in parsed.pages if p.number is not None and not p.needs_ocr
+                          and not p.text.strip()]
     ocr = [p for p in parsed.pages if p.extraction_method.value == "ocr" and p.number is not None]
     result.ocr_pages = [p.number for p in ocr if p.number is not None]
     scores = [p.ocr_confidence for p in ocr if p.ocr_confidence is not None]
@@ -331,6 +335,8 @@ def chunk_rows(drafts: list[ChunkDraft], embeddings: ChunkEmbeddings) -> pa.Tabl
         "line_confidences": [list(d.line_confidences) or None for d in drafts],
         "bates": [d.bates for d in drafts],
         "section": [d.section for d in drafts],
+        "line_pages": [list(d.line_pages) or None for d in drafts],
+        "transcript": [d.transcript if d.line_pages else None for d in drafts],
     }
     base = [f for f in chunk_schema(1) if f.name not in EMBEDDING_COLUMNS]
     arrays = [pa.array(columns[f.name], f.type) for f in base] + list(embeddings.columns.values())
