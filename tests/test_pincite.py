@@ -196,12 +196,12 @@ def test_chunk_tables_from_before_line_numbers_gain_the_column(tmp_path: Path) -
             "page": [None], "page_index": [0], "paragraph_start": [1], "paragraph_end": [1], "line_start": [1],
             "line_end": [3], "char_start": [0], "char_end": [7], "token_count": [2], "extraction_method": ["native"],
             "ocr_confidence": [None], "line_numbers": [[1, 3]], "line_confidences": [None], "bates": [None],
-            "section": [None], "vector": [[0.0, 1.0]],
+            "section": [None], "line_pages": [None], "transcript": [None], "vector": [[0.0, 1.0]],
         }
         return pa.Table.from_pydict({f.name: data[f.name] for f in schema}, schema=schema)
 
     new = chunk_schema(2)
-    added = ("line_numbers", "line_confidences", "bates", "section")
+    added = ("line_numbers", "line_confidences", "bates", "section", "line_pages", "transcript")
     tables.replace_document_chunks("old", rows("old", pa.schema([f for f in new if f.name not in added])))
     assert "line_numbers" not in tables.document_chunks("old", 1).column_names  # still readable
     tables.replace_document_chunks("new", rows("new", new))

@@ -26,6 +26,7 @@ def rows(texts: list[str], seed: int = 0) -> pa.Table:
         "line_start": [1] * n, "line_end": [2] * n, "char_start": [0] * n, "char_end": [10] * n,
         "token_count": [5] * n, "extraction_method": ["native"] * n, "ocr_confidence": [None] * n,
         "line_numbers": [None] * n, "line_confidences": [None] * n, "bates": [None] * n, "section": [None] * n,
+        "line_pages": [None] * n, "transcript": [None] * n,
     }
     schema = chunk_schema(DIM)
     arrays = [pa.array(data[f.name], f.type) for f in schema if f.name != "vector"]

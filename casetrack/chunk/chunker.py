@@ -60,9 +60,19 @@ def chunk_document(
         if not page.text.strip():
             continue
         units = _units(page, count_tokens, cfg)
-        for start, end, tokens in _pack(units, cfg, (breaks or {}).get(page_index, frozenset())):
-            drafts.append(_draft(len(drafts), page, page_index, start, end, tokens))
+        starts = (breaks or {}).get(page_index, frozenset()) | transcript_page_starts(page)
+        for start, end, tokens in _pack(units, cfg, starts):
+            drafts.append(_draft(len(drafts), page, page_index, start, end, tokens, doc.transcript))
     return drafts
+
+
+def transcript_page_starts(page: Page) -> frozenset[int]:
+    """Where each printed transcript page after the first starts on `page` (a .txt transcript, a
+    condensed sheet): chunks prefer to start there, as at an article."""
+    pages = page.line_pages
+    if len(pages) != len(page.lines):
+        return frozenset()
+    return frozenset(page.lines[i].start for i in range(1, len(pages)) if pages[i] != pages[i - 1])
 
 
 def _units(page: Page, count_tokens: TokenCounter, cfg: ChunkingConfig) -> list[_Unit]:
@@ -147,7 +157,9 @@ def _paragraph_tokens(units: list[_Unit], start: int) -> int:
     return total
 
 
-def _draft(seq: int, page: Page, page_index: int, start: int, end: int, tokens: int) -> ChunkDraft:
+def _draft(
+    seq: int, page: Page, page_index: int, start: int, end: int, tokens: int, transcript: str | None = None
+) -> ChunkDraft:
     first_line = page.line_at(start)
     last_line = page.line_at(end - 1)
     first_para = page.paragraph_at(start)
@@ -171,6 +183,8 @@ def _draft(seq: int, page: Page, page_index: int, start: int, end: int, tokens: 
         line_numbers=tuple(page.lines[i].number for i in lines),
         line_confidences=confidences,
         bates=page.bates,
+        line_pages=tuple(page.line_pages[i] for i in lines) if len(page.line_pages) == len(page.lines) else (),
+        transcript=transcript,
     )
 
 

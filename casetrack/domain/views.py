@@ -31,6 +31,14 @@ class SourceJson(TypedDict):
     ocr_confidence: float | None  # OCR'd text: the cited lines' mean word confidence (0-100); null when native
     bates: str | None  # the page's production (Bates) stamp, when it carries one
     section: str | None  # statutes and structured texts: the structural path ("Lei 8.078/1990 › Art. 49")
+    # Deposition and hearing transcripts: the document's cite label ("Smith Dep.", "Tr."), the
+    # printed transcript page of the first and last cited line (line_start/line_end are then the
+    # printed margin numbers; transcript_page_end null on one page) and the cite itself
+    # ("Smith Dep. 45:3-12"); all null for other documents.
+    transcript: str | None
+    transcript_page: int | None
+    transcript_page_end: int | None
+    transcript_cite: str | None
 
 
 def source_json(p: Provenance) -> SourceJson:
@@ -48,6 +56,10 @@ def source_json(p: Provenance) -> SourceJson:
         "ocr_confidence": None if p.ocr_confidence is None else round(p.ocr_confidence, 1),
         "bates": p.bates,
         "section": p.section,
+        "transcript": p.transcript if p.is_transcript else None,
+        "transcript_page": p.transcript_page if p.is_transcript else None,
+        "transcript_page_end": p.transcript_page_end if p.is_transcript else None,
+        "transcript_cite": p.transcript_cite(),
     }
 
 
@@ -87,6 +99,8 @@ class DocumentLink(TypedDict):
 class DocumentSummary(CaseDocument):
     """A committed document as list_documents gives it."""
 
+    id: str  # = document_id (the name the CLI's `documents list --json` promises; both stay)
+    status: str  # "ingested", or "needs_ocr" when some of its pages still need OCR (`casetrack reocr`)
     ingested_at: str | None  # ISO 8601 UTC
     size_bytes: int | None
     # Legal metadata (read at ingest from the text and companion YAML files; None / [] when unknown)

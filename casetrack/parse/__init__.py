@@ -59,7 +59,16 @@ def parse_file(
 
 
 def _stamped(parsed: ParsedDocument) -> ParsedDocument:
-    """Pages with their Bates stamps read (parse/bates.py)."""
+    """Pages with their Bates stamps read (parse/bates.py), then read as transcript pages where
+    their lines carry printed margin numbers."""
     from casetrack.parse.bates import with_bates
 
-    return replace(parsed, pages=tuple(with_bates(parsed.pages)))
+    return _transcribed(replace(parsed, pages=tuple(with_bates(parsed.pages))))
+
+
+def _transcribed(parsed: ParsedDocument) -> ParsedDocument:
+    """A deposition or hearing transcript's pages with their printed page:line numbers and margin
+    numbers out (parse/transcript.py); any other document unchanged."""
+    from casetrack.parse.transcript import with_transcripts
+
+    return with_transcripts(parsed)

@@ -20,6 +20,7 @@ from casetrack.domain import ParagraphKind
 from casetrack.parse.pdf_chars import Word, dedupe_chars, split_by_orientation, words_from_chars
 from casetrack.parse.pdf_columns import reading_blocks
 from casetrack.parse.pdf_lines import Line, group_lines
+from casetrack.parse.pdf_transcript import condensed_blocks
 
 # Above this many chars a page gets no column analysis (see `layout_page`).
 MAX_CHARS_FOR_COLUMNS = 50_000
@@ -150,6 +151,7 @@ def layout_page(chars: Sequence[dict[str, Any]], width: float, height: float) ->
         words = words_from_chars(group)
         # Pathological pages (maps, charts drawn as text) skip column analysis: it is the
         # only super-linear step and such pages have no running text to keep apart.
-        blocks = [words] if simple else reading_blocks(words)
+        # A condensed transcript's sheet is read a column of pages at a time (pdf_transcript.py).
+        blocks = [words] if simple else (condensed_blocks(words) or reading_blocks(words))
         out.extend(paragraphs_from_blocks(blocks))
     return out

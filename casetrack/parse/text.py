@@ -170,4 +170,11 @@ def parse_text(path: Path, file_type: FileType) -> ParsedDocument:
             if para.kind is ParagraphKind.HEADING:
                 title = page.text[para.start : para.end].split("\n", 1)[0].lstrip("#").strip() or None
                 break
-    return ParsedDocument(file_type=file_type, pages=(page,), title=title, warnings=tuple(warnings))
+    parsed = ParsedDocument(file_type=file_type, pages=(page,), title=title, warnings=tuple(warnings))
+    if file_type is FileType.MARKDOWN:
+        return parsed
+    # A court reporter's ASCII transcript: its printed page:line numbers (parse/transcript.py),
+    # read on the file's own lines, whose indentation tells a page number from a margin number.
+    from casetrack.parse.transcript import with_transcripts
+
+    return with_transcripts(parsed, [[line for line in lines if not _is_blank(line)]])

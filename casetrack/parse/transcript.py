@@ -3,7 +3,8 @@ sometimes 1-28), read as the transcript prints them.
 
 The measured rule (`read_margin`, over a page's lines in reading order: a PDF page, an OCR'd
 scan, a whole .txt file): a line starts with its margin number when it opens with an integer of
-1-35 followed by a space or nothing; consecutive such lines whose numbers rise by 1-3 (OCR may
+1-35 followed by a space or nothing (and indented at most MAX_INDENT: a number far to the right
+is a page number); consecutive such lines whose numbers rise by 1-3 (OCR may
 lose a blank line's number) make a *run*, one transcript page, which starts again at 1-3; a run
 of fewer than MIN_RUN lines is a list item, a date or a page number, not a margin. A page is a
 transcript page when its runs hold at least MIN_NUMBERED lines and at least MIN_SHARE of its
@@ -25,7 +26,7 @@ The document's citation label (`transcript_label`): `Smith Dep.` for a depositio
 deponent's surname from "DEPOSITION OF JOHN A. SMITH" or "Depoimento de João da Silva" on the
 first transcript pages), `Tr.` for other transcripts (hearings, oral arguments, trials; a
 Portuguese "Termo de audiência"), and None for margin-numbered pages that are no transcript
-(pleading paper: its lines still take their printed numbers, cited the usual way).
+(pleading paper): such a document is left exactly as parsed.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from casetrack.parse.pagebuilder import PageBuilder
 MAX_LINE = 35  # margin numbers run 1-25 (28 on pleading paper, 32 on some); larger is text
 MAX_STEP = 3  # a run's numbers rise by at most this much (OCR may lose blank lines' numbers)
 FIRST_MAX = 3  # a run starts at 1 (or 2-3 when OCR lost its first numbers)
+MAX_INDENT = 8  # a margin number opens its line; one far to the right is a page number (a .txt's header)
 MIN_RUN = 5  # fewer numbered lines in a row are a list, a date or a page number
 MIN_NUMBERED = 8  # a transcript page has at least this many numbered lines ...
 MIN_SHARE = 0.5  # ... and they are most of its non-blank lines
@@ -54,10 +56,15 @@ _QA = re.compile(r"^([QAPR])(?:[.:]|\s)")
 _LABEL = re.compile(r"^(?:[A-ZÀ-Ý][A-ZÀ-Ý.'’\-]*\s+){0,3}[A-ZÀ-Ý][A-ZÀ-Ý.'’\-]+:(?:\s|$)")
 _SPEAKER = re.compile(r"^(?:BY\s+)?(?:MR|MRS|MS|DR|DRA|THE|JUSTICE|CHIEF\s+JUSTICE|JUDGE|JUIZ|JU[ÍI]ZA|SR|SRA)\.?"
                       r"\s+[A-ZÀ-Ý][A-ZÀ-Ý.'’\- ]{1,30}:")
-_COVER = re.compile(
-    r"came\s+on\s+for|transcript|proceedings|p\s+r\s+o\s+c\s+e\s+e\s+d|court\s+reporter|reporting|"
-    r"shorthand|stenograph|oral\s+argument|termo\s+de\s+audi[êe]ncia|assentada|taquigr|estenotip",
-    re.IGNORECASE)
+# A transcript's title ("TRANSCRIPT OF MOTION HEARING", "P R O C E E D I N G S", a Portuguese
+# "Termo de audiência"), in capitals where an order on pleading paper would use the words too
+# ("the deposition transcript"); and the weaker cues of a transcript's cover ("came on for oral
+# argument", "court reporter"), which an order may use as well: they count beside "APPEARANCES".
+_TITLE = re.compile(r"\bTRANSCRIPT\s+OF\b|REPORTER'S\s+TRANSCRIPT|(?i:p\s+r\s+o\s+c\s+e\s+e\s+d\s+i\s+n\s+g\s+s|"
+                    r"termo\s+de\s+audi[êe]ncia|assentada|taquigr|estenotip)")
+_COVER = re.compile(r"came\s+on\s+for|oral\s+argument|court\s+reporter|shorthand|stenograph|reporting",
+                    re.IGNORECASE)
+_APPEARANCES = re.compile(r"^\s*(?:APPEARANCES|PRESENTES)\b", re.MULTILINE)
 _NAME_WORD = r"(?:[A-ZÀ-Ý][\w'’.\-]*|d[aeo]s?|e|van|von|de\s+la)"
 _DEPONENT = re.compile(
     r"(?i:deposition|depoimento)(?:\s+(?i:upon\s+oral\s+examination|pessoal))?\s+"
@@ -107,8 +114,8 @@ def read_margin(lines: Sequence[str]) -> Margin | None:
     candidates = []
     for i, line in enumerate(lines):
         m = _MARGIN.match(line)
-        if m is not None and 1 <= int(m[1]) <= MAX_LINE:
-            candidates.append(Numbered(i, int(m[1]), m[2]))
+        if m is not None and 1 <= int(m[1]) <= MAX_LINE and len(line) - len(line.lstrip()) <= MAX_INDENT:
+            candidates.append(Numbered(i, int(m[1]), " ".join(m[2].split())))
     runs = [r for r in _runs(candidates) if len(r) >= MIN_RUN]
     numbered = sum(len(r) for r in runs)
     if numbered < MIN_NUMBERED or numbered < MIN_SHARE * sum(1 for line in lines if line.strip()):
@@ -161,6 +168,7 @@ def _with_unnumbered(run: list[Numbered], lines: Sequence[str]) -> list[Numbered
 
 def _page_number(line: str) -> tuple[int, bool] | None:
     """A printed page number in a header or footer line, and whether it says "Page"."""
+    line = line.strip()
     m = _PAGE_WORD.search(line)
     if m is not None:
         return int(m[1]), True
@@ -234,7 +242,10 @@ def build_page(number: int | None, margin: Margin, confidences: Sequence[float] 
     margin numbers and running headers and footers out (`base`: the page as parsed, whose
     extraction facts and Bates stamp carry over)."""
     builder = PageBuilder(number)
-    for run in margin.runs:
+    runs = margin.runs
+    if len({r.page for r in runs}) == len(runs):  # a condensed sheet: its pages in printed order
+        runs = sorted(runs, key=lambda r: r.page or 0)
+    for run in runs:
         assert run.page is not None
         for para in _paragraphs(run):
             builder.add_paragraph(
@@ -252,11 +263,15 @@ def page_lines(page: Page) -> list[str]:
     return [page.text[s.start : s.end] for s in page.lines]
 
 
-def with_transcripts(doc: ParsedDocument) -> ParsedDocument:
+def with_transcripts(doc: ParsedDocument, raw: Sequence[Sequence[str]] | None = None) -> ParsedDocument:
     """`doc` with its margin-numbered pages read as transcript pages (module docstring) and its
     citation label; unchanged when no page is one. Run after the Bates stamps are read: the
-    running headers and footers leave the text."""
-    texts = [page_lines(p) if p.lines and not p.line_pages else [] for p in doc.pages]
+    running headers and footers leave the text. `raw`: each page's lines as the file holds them,
+    one per line of the page (a .txt's, whose indentation tells a page number from a margin one)."""
+    if raw is not None and [len(r) for r in raw] != [len(p.lines) for p in doc.pages]:
+        raw = None
+    texts = [(list(raw[k]) if raw is not None else page_lines(p)) if p.lines and not p.line_pages else []
+             for k, p in enumerate(doc.pages)]
     margins = [read_margin(t) if t else None for t in texts]
     if not any(margins):
         return doc
@@ -267,7 +282,10 @@ def with_transcripts(doc: ParsedDocument) -> ParsedDocument:
         for p, m in zip(doc.pages, margins, strict=True)
     ]
     first = [t for t, m in zip(texts, margins, strict=True) if m is not None][:LABEL_PAGES]
-    return replace(doc, pages=tuple(pages), transcript=transcript_label(first, texts[0] if texts else []))
+    label = transcript_label(first, texts[0] if texts else [])
+    if label is None:  # pleading paper, or numbered lines that are no transcript: left as they are
+        return doc
+    return replace(doc, pages=tuple(pages), transcript=label)
 
 
 def transcript_label(pages: Sequence[Sequence[str]], first_page: Sequence[str] = ()) -> str | None:
@@ -282,7 +300,8 @@ def transcript_label(pages: Sequence[Sequence[str]], first_page: Sequence[str] =
     turns = sum(1 for line in lines if _SPEAKER.match(line))
     questions = sum(1 for line in lines if line.startswith(("Q.", "Q ")))
     answers = sum(1 for line in lines if line.startswith(("A.", "A ")))
-    if turns >= 3 or (questions >= 2 and answers >= 2) or _COVER.search(text):
+    cover = _COVER.search(text) is not None and _APPEARANCES.search(text) is not None
+    if turns >= 3 or (questions >= 2 and answers >= 2) or _TITLE.search(text) or cover:
         return "Tr."
     return None
 

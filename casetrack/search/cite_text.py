@@ -19,7 +19,7 @@ import bisect
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from casetrack.domain import ExtractionMethod, Provenance
@@ -30,7 +30,8 @@ from casetrack.store.lance_tables import CHUNKS, sql_str
 
 # What verification reads of a chunk row (no embeddings).
 TEXT_COLUMNS = ["chunk_id", "doc_id", "gen", "seq", "text", "page", "page_index", "paragraph_start",
-                "paragraph_end", "line_start", "line_end", "char_start", "char_end", "line_numbers"]
+                "paragraph_end", "line_start", "line_end", "char_start", "char_end", "line_numbers", "line_pages",
+                "transcript"]
 PAGE_BREAK = "\n\n"
 FURNITURE_LINES = 5  # lines at the top and bottom of a page where running headers and footers sit
 _LINE = re.compile(r"[^\n]+")
@@ -46,6 +47,7 @@ class Numbered:
     number: int
     start: int  # span in the page's text
     end: int
+    tpage: int | None = None  # transcripts: the line's printed transcript page (its number is the printed one)
 
 
 def _int(row: Row, key: str) -> int:
@@ -97,6 +99,13 @@ class PageText:
     text: str
     lines: list[Numbered] = field(default_factory=list)
     paragraphs: list[Numbered] = field(default_factory=list)
+    transcript: str | None = None  # a transcript page: how its document is cited ("Smith Dep.")
+
+    def edge_lines(self, start: int, end: int) -> tuple[Numbered, Numbered] | None:
+        """The first and last line overlapping local span [start, end), in reading order."""
+        a, b = start + self.base, max(end, start + 1) + self.base
+        hit = [n for n in self.lines if n.start < b and n.end > a]
+        return (hit[0], hit[-1]) if hit else None
 
     def numbered_in(self, items: list[Numbered], start: int, end: int) -> tuple[int, int] | None:
         """First and last number of `items` overlapping local span [start, end)."""
@@ -118,7 +127,7 @@ def page_from_rows(rows: list[Row]) -> PageText:
     base = _int(rows[0], "char_start")
     parts: list[str] = []
     cursor = base
-    lines: dict[int, list[int]] = {}
+    lines: dict[tuple[int | None, int], list[int]] = {}  # (transcript page, number) -> span
     paragraphs: dict[int, list[int]] = {}
     prev: Row | None = None
     for row in rows:
@@ -139,8 +148,9 @@ def page_from_rows(rows: list[Row]) -> PageText:
         page_index=_int(first, "page_index"),
         base=base,
         text="".join(parts),
-        lines=sorted((Numbered(n, s, e) for n, (s, e) in lines.items()), key=lambda x: x.start),
+        lines=sorted((Numbered(n, s, e, tp) for (tp, n), (s, e) in lines.items()), key=lambda x: x.start),
         paragraphs=sorted((Numbered(n, s, e) for n, (s, e) in paragraphs.items()), key=lambda x: x.start),
+        transcript=next((str(r["transcript"]) for r in rows if r.get("transcript") and r.get("line_pages")), None),
     )
 
 
@@ -155,7 +165,7 @@ def _gap(prev: Row, row: Row, length: int) -> str:
     return (sep + " " * length)[:length]
 
 
-def _widen(spans: dict[int, list[int]], number: int, start: int, end: int) -> None:
+def _widen(spans: dict[Any, list[int]], number: Any, start: int, end: int) -> None:
     span = spans.get(number)
     if span is None:
         spans[number] = [start, end]
@@ -163,12 +173,16 @@ def _widen(spans: dict[int, list[int]], number: int, start: int, end: int) -> No
         span[0], span[1] = min(span[0], start), max(span[1], end)
 
 
-def _number(row: Row, offset: int, lines: dict[int, list[int]], paragraphs: dict[int, list[int]]) -> None:
-    """Add a chunk's lines and paragraphs (page offsets) to the page's maps."""
+def _number(row: Row, offset: int, lines: dict[tuple[int | None, int], list[int]],
+            paragraphs: dict[int, list[int]]) -> None:
+    """Add a chunk's lines (by transcript page and number) and paragraphs (page offsets) to the
+    page's maps."""
     text = str(row["text"])
     segments = _segments(text)
-    for number, (s, e, _after) in zip(_line_numbers(row, segments), segments, strict=False):
-        _widen(lines, number, offset + s, offset + e)
+    stored = row.get("line_pages")
+    tpages = [int(n) for n in stored] if isinstance(stored, list | tuple) and len(stored) == len(segments) else None
+    for k, (number, (s, e, _after)) in enumerate(zip(_line_numbers(row, segments), segments, strict=False)):
+        _widen(lines, (tpages[k] if tpages else None, number), offset + s, offset + e)
     para = _int(row, "paragraph_start")
     start = 0
     while True:
@@ -301,19 +315,19 @@ class Region:
             l1, l2 = first.numbered_in(first.lines, a, first_end), last.numbered_in(last.lines, 0, b)
             paras = (p1[0], p2[1]) if p1 and p2 else None
             lines = (l1[0], l2[1]) if l1 and l2 else None
-        return Provenance(
+        return replace(Provenance(
             document=self.entry.name, document_id=self.entry.doc_id, page=first.page,
             paragraph_start=paras[0] if paras else 0, paragraph_end=paras[1] if paras else 0,
             line_start=lines[0] if lines else 0, line_end=lines[1] if lines else 0,
             char_start=first.base + a, char_end=last.base + b, extraction_method=ExtractionMethod.NATIVE,
             lines_citable=self.lines_citable,
             page_end=last.page if last.page != first.page else None,
-        )
+        ), **_transcript_lines(pieces))
 
     def citation(self, start: int, end: int) -> str:
         """CaseTrack's citation of text[start:end] (`Contract.pdf, p. 12, para. 8, ll. 1-4`)."""
         prov = self.provenance(start, end)
-        if prov.paragraph_start > 0:
+        if prov.paragraph_start > 0 or prov.is_transcript:
             return prov.citation()
         if prov.page is None:
             return prov.document
@@ -373,3 +387,14 @@ def pages_of(rows: Iterable[Row]) -> list[PageText]:
                 run = [row]
         pages.append(page_from_rows(run))
     return pages
+
+
+def _transcript_lines(pieces: list[tuple[PageText, int, int]]) -> dict[str, Any]:
+    """A transcript span's `Smith Dep. 44:25-45:2`: its first and last lines' printed page and
+    number, by position (numbers restart on each page); {} for other documents."""
+    lo, hi = pieces[0][0].edge_lines(*pieces[0][1:]), pieces[-1][0].edge_lines(*pieces[-1][1:])
+    first = pieces[0][0]
+    if not first.transcript or lo is None or hi is None or lo[0].tpage is None or hi[1].tpage is None:
+        return {}
+    return {"transcript": first.transcript, "transcript_page": lo[0].tpage, "line_start": lo[0].number,
+            "transcript_page_end": hi[1].tpage if hi[1].tpage != lo[0].tpage else None, "line_end": hi[1].number}

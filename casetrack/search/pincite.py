@@ -27,7 +27,7 @@ from casetrack.domain.views import ChunkView, source_json
 from casetrack.search.pin_terms import Analyzer, Scorer, scorer
 from casetrack.search.snippet import has_margin_numbers, readable
 from casetrack.store.case_store import CaseStore
-from casetrack.store.chunk_view import provenance
+from casetrack.store.chunk_view import provenance, stored_line_pages
 from casetrack.store.journal import JournalEntry
 
 Span = tuple[int, int]
@@ -252,6 +252,7 @@ def pin_provenance(
     end: int,
     line_numbers: list[int] | None,
     line_confidences: list[float] | None = None,
+    line_pages: list[int] | None = None,
 ) -> Provenance:
     """The provenance of text[start:end] inside the chunk `chunk` (char offsets in page terms).
 
@@ -261,7 +262,8 @@ def pin_provenance(
     first paragraph and back from its last line inside its last one, else the citation stops at
     the paragraph (`lines_citable=False`; line_start/line_end then bound the span's lines).
     `line_confidences` (OCR'd chunks: each line's mean word confidence) give the span's own
-    `ocr_confidence`, the mean over its lines.
+    `ocr_confidence`, the mean over its lines. `line_pages` (transcripts: each line's printed
+    page) give the span's own page:line cite, across a page break too (`Tr. 12:20-13:4`).
     """
     start, end = max(0, min(start, len(text))), max(0, min(end, len(text)))
     end = max(end, start)
@@ -292,13 +294,16 @@ def pin_provenance(
     if line_confidences and len(line_confidences) == len(starts):
         cited = line_confidences[first : last + 1]
         confidence = sum(cited) / len(cited)
+    if chunk.transcript and line_pages and len(line_pages) == len(starts):
+        page_end = line_pages[last] if line_pages[last] != line_pages[first] else None
+        chunk = replace(chunk, transcript_page=line_pages[first], transcript_page_end=page_end)
     return replace(
         chunk,
         ocr_confidence=confidence,
         paragraph_start=para_start,
         paragraph_end=para_end,
         line_start=line_start,
-        line_end=max(line_end, line_start),
+        line_end=line_end if chunk.transcript_page_end is not None else max(line_end, line_start),
         char_start=chunk.char_start + start,
         char_end=chunk.char_start + end,
         lines_citable=citable,
@@ -312,7 +317,8 @@ def lines_cite(chunk: Provenance, row: Mapping[str, Any], start: int, end: int) 
     text = str(row["text"])
     line_start, line_end = text.rfind("\n", 0, start) + 1, text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
-    return pin_provenance(chunk, text, line_start, line_end, stored_line_numbers(row), stored_line_confidences(row))
+    return pin_provenance(chunk, text, line_start, line_end, stored_line_numbers(row), stored_line_confidences(row),
+                          stored_line_pages(row))
 
 
 def stored_line_numbers(row: Mapping[str, Any]) -> list[int] | None:
@@ -345,7 +351,8 @@ def pinned_hit(
     start, end = pin_span(
         text, query, analyzer, focus=focus, exact=exact, max_lines=MAX_LINES, widen_lines=WIDEN_LINES, windows=windows
     )
-    pin = pin_provenance(chunk, text, start, end, stored_line_numbers(row), stored_line_confidences(row))
+    pin = pin_provenance(chunk, text, start, end, stored_line_numbers(row), stored_line_confidences(row),
+                          stored_line_pages(row))
     return SearchHit(
         chunk_id=chunk_id,
         text=text,

@@ -7,6 +7,7 @@ from a document being written, is unknown here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from casetrack.domain import ExtractionMethod, Provenance
@@ -74,6 +75,8 @@ def provenance(row: dict[str, object], documents: dict[str, JournalEntry]) -> Pr
     page = row.get("page")
     confidence = row.get("ocr_confidence")
     entry = documents.get(str(row["doc_id"]))
+    pages = stored_line_pages(row) or []
+    transcript = str(row["transcript"]) if row.get("transcript") and pages else None
     return Provenance(
         document=entry.name if entry else str(row["doc_id"]),
         document_id=str(row["doc_id"]),
@@ -89,4 +92,14 @@ def provenance(row: dict[str, object], documents: dict[str, JournalEntry]) -> Pr
         lines_citable=not (entry and entry.meta.get("file_type") == "docx"),
         bates=str(row["bates"]) if row.get("bates") else None,
         section=str(row["section"]) if row.get("section") else None,
+        transcript=transcript,
+        transcript_page=pages[0] if transcript else None,
+        transcript_page_end=pages[-1] if transcript and pages[-1] != pages[0] else None,
     )
+
+
+def stored_line_pages(row: Mapping[str, object]) -> list[int] | None:
+    """A transcript chunk row's `line_pages`: the printed transcript page of each of its lines
+    (None for other chunks and for rows written before the column existed)."""
+    value = row.get("line_pages")
+    return [int(n) for n in value] if isinstance(value, (list, tuple)) and value else None
