@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from casetrack.cli.common import EXIT_PARTIAL, get_app
+from casetrack.cli.common import EXIT_PARTIAL, case_option, get_app
+from casetrack.cli.qc_option import report_option, write_qc_report
 from casetrack.ingest.files import scan_folder
 
 if TYPE_CHECKING:  # the pipeline pulls in LanceDB and the parsers: not for `casetrack --help`
@@ -111,6 +112,7 @@ def _pages(numbers: list[int], most: int = 10) -> str:
 
 
 def _report(case: str, results: list[FileResult], as_json: bool) -> None:
+    write_qc_report(results)  # --report: before the exit status below, so failed batches get theirs too
     summary = _summary(results)
     if as_json:
         click.echo(json.dumps({"case": case, "summary": summary, "files": [r.to_json() for r in results]}))
@@ -133,23 +135,29 @@ def _report(case: str, results: list[FileResult], as_json: bool) -> None:
 def _run(ctx: click.Context, case: str, paths: list[Path], force: bool, password: str | None, as_json: bool,
          label: str = "", skipped: Sequence[FileResult] = ()) -> None:
     """`skipped`: folder entries not ingested (links leaving the folder, loops), reported first."""
+    case_name, results = ingest_paths(ctx, case, paths, force, password, label)
+    _report(case_name, [*skipped, *results], as_json)
+
+
+def ingest_paths(ctx: click.Context, case: str, paths: list[Path], force: bool = False, password: str | None = None,
+                 label: str = "") -> tuple[str, list[FileResult]]:
+    """Ingest with a progress bar, in the daemon when it runs, else here: (the case's name, results)."""
     settings = ctx.find_root().obj
     from casetrack.daemon.client import ping
 
     if ping(settings):
-        _run_in_daemon(ctx, case, paths, force, password, as_json, label, skipped)
-        return
+        return _run_in_daemon(ctx, case, paths, force, password, label)
     app = get_app(ctx)
     bar = _Bar(len(paths))
     try:
         results = app.ingest(case, paths, force=force, password=password, on_file=bar.on_file, progress=bar.on_stage)
     finally:
         bar.close()
-    _report(app.registry.get(case).name, [*skipped, *results], as_json)
+    return app.registry.get(case).name, results
 
 
 def _run_in_daemon(ctx: click.Context, case: str, paths: list[Path], force: bool, password: str | None,
-                   as_json: bool, label: str, skipped: Sequence[FileResult] = ()) -> None:
+                   label: str) -> tuple[str, list[FileResult]]:
     """The daemon runs: it is the case's single writer, so the files go to it as a job (which goes on,
     and resumes after a restart, even if this command is interrupted)."""
     from casetrack.daemon import client
@@ -184,10 +192,10 @@ def _run_in_daemon(ctx: click.Context, case: str, paths: list[Path], force: bool
         from casetrack.errors import CaseTrackError
 
         raise CaseTrackError(str(job.get("error")), job.get("hint"))
-    _report(str(job["case_name"]), [*skipped, *results], as_json)
+    return str(job["case_name"]), results
 
 
-_case_option = click.option("--case", "case", required=True, help="Case name or id.")
+_case_option = case_option
 _force_option = click.option("--force", is_flag=True, help="Re-ingest files that are already in the case.")
 _json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON report on stdout.")
 
@@ -198,6 +206,7 @@ _json_option = click.option("--json", "as_json", is_flag=True, help="Print one J
 @_force_option
 @click.option("--password", default=None, help="Password for encrypted PDFs.")
 @_json_option
+@report_option
 @click.pass_context
 def ingest(ctx: click.Context, case: str, paths: tuple[Path, ...], force: bool, password: str | None, as_json: bool) -> None:
     """Ingest files (PDF, DOCX, TXT, MD, RTF, HTML; PNG, JPEG and TIFF images; e-mails: .eml and .mbox, attachments
@@ -213,11 +222,28 @@ def ingest(ctx: click.Context, case: str, paths: tuple[Path, ...], force: bool, 
 @click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
 @click.option("--recursive", "-r", is_flag=True, help="Include sub-folders.")
 @_force_option
+@click.option("--sync", "mirror", is_flag=True, help="Make the case mirror FOLDER: renamed files followed, documents "
+              "whose file is gone removed (listed first); the case remembers it for `casetrack sync`.")
+@click.option("--dry-run", is_flag=True, help="With --sync: print the plan only, change nothing.")
 @_json_option
+@report_option
 @click.pass_context
-def ingest_folder(ctx: click.Context, case: str, folder: Path, recursive: bool, force: bool, as_json: bool) -> None:
+def ingest_folder(ctx: click.Context, case: str, folder: Path, recursive: bool, force: bool, mirror: bool,
+                  dry_run: bool, as_json: bool) -> None:
     """Ingest every supported file in FOLDER; new and changed files only, unless --force."""
     from casetrack.ingest.pipeline import FileResult
+
+    if mirror or dry_run:  # `casetrack sync --case X FOLDER` (cli/sync_cmds.py), looked up: no import cycle
+        if not mirror or force:
+            from casetrack.errors import CaseTrackError
+
+            raise CaseTrackError("--dry-run needs --sync." if not mirror else "--force cannot be part of a sync.",
+                                 f'casetrack ingest-folder --case "{case}" "{folder}" --sync --dry-run')
+        root = ctx.find_root().command
+        assert isinstance(root, click.Group)
+        ctx.invoke(root.commands["sync"], case=case, folder=folder, recursive=recursive, dry_run=dry_run,
+                   as_json=as_json)
+        return
 
     scan = scan_folder(folder, recursive)
     paths = list(scan.files)

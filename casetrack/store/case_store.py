@@ -106,6 +106,25 @@ class CaseStore:
         self._write_case_json(settings=dict(merged))
         return merged
 
+    def folders(self) -> list[dict[str, Any]]:
+        """The folders this case mirrors (`ingest-folder --sync`): path, recursive, and what the
+        last sync learned of them (ingest/folder_sync.py `FolderRecord`)."""
+        raw = self.case_info().get("folders")
+        return [f for f in raw if isinstance(f, dict) and isinstance(f.get("path"), str)] if isinstance(raw, list) else []
+
+    def remember_folder(self, record: dict[str, Any]) -> None:
+        """Add one mirrored folder, or replace the record of the same path (the caller holds the lock)."""
+        kept = [f for f in self.folders() if f["path"] != record["path"]]
+        self._write_case_json(folders=[*kept, record])
+
+    def forget_folder(self, path: str) -> bool:
+        """Stop mirroring a folder (its documents stay); whether the case remembered it."""
+        kept = [f for f in self.folders() if f["path"] != path]
+        if len(kept) == len(self.folders()):
+            return False
+        self._write_case_json(folders=kept)
+        return True
+
     def models(self) -> dict[str, dict[str, Any]]:
         """slot -> {"fingerprint", "dim", "codec"} of the models this case was embedded with."""
         models = self.case_info().get("models")
@@ -161,6 +180,22 @@ class CaseStore:
         self.bm25.replace_document(doc_id, zip(ids, keyword_texts(chunks), strict=True))
         self.journal.set_state(doc_id, DocState.COMMITTED)
         return gen
+
+    def rename_document(self, doc_id: str, name: str, source_path: str | None,
+                        meta_changes: dict[str, Any] | None = None) -> None:
+        """Give a committed document a new name and file path (its file was renamed or moved: same
+        bytes). Chunks, vectors and the keyword index hold neither, so only the document row and
+        the journal change: LanceDB first, so a crash in between leaves the old name in the journal
+        and the next sync renames it again."""
+        assert self.lock.held, "rename_document needs the case's writer lock"
+        entry = self.journal.get(doc_id)
+        if entry is None or entry.state != DocState.COMMITTED:
+            raise RuntimeError(f"document {doc_id} is not committed; it cannot be renamed")
+        meta = {**entry.meta, **(meta_changes or {}), "name": name, "source_path": source_path}
+        self.lance.mark_commit_start()
+        self.lance.upsert_document({**meta, "doc_id": doc_id, "gen": entry.gen})
+        self.lance.durable()
+        self.journal.rename(doc_id, name, source_path, meta)
 
     def delete_document(self, doc_id: str) -> None:
         assert self.lock.held, "delete_document needs the case's writer lock"

@@ -182,6 +182,14 @@ class Journal:
             (expected_chunks, json.dumps(entry.meta if meta is None else meta), time.time(), doc_id),
         )
 
+    def rename(self, doc_id: str, name: str, source_path: str | None, meta: dict[str, Any]) -> None:
+        """A committed document's new name and file (a file renamed or moved: same bytes, so its
+        chunks, vectors and generation stay as they are)."""
+        self._conn.execute(
+            "UPDATE documents SET name = ?, source_path = ?, meta_json = ?, updated_at = ? WHERE doc_id = ?",
+            (name, source_path, json.dumps(meta), time.time(), doc_id),
+        )
+
     def update_meta(self, doc_id: str, meta: dict[str, Any]) -> None:
         self._conn.execute("UPDATE documents SET meta_json = ? WHERE doc_id = ?", (json.dumps(meta), doc_id))
 
