@@ -23,6 +23,7 @@ from casetrack.mcp import (
     tools_portable,
     tools_search,
     tools_status,
+    tools_table,
     tools_verify,
 )
 from casetrack.mcp.context import SessionState, ToolContext, ToolDef
@@ -45,6 +46,7 @@ TOOLS: tuple[ToolDef, ...] = (
     *tools_documents.tools.tools,
     *tools_search.tools.tools,
     *tools_verify.tools.tools,
+    *tools_table.tools.tools,
     *tools_status.tools.tools,
     *tools_models.tools.tools,
 )
