@@ -85,8 +85,9 @@ def test_details_of_a_text_document(store: CaseStore, built: tuple[CaseTrack, Pa
         "ingested_at", "size_bytes", "extraction_method", "extraction_methods", "source_exists",
         "generation", "warnings", "ocr_pages", "page_ocr_confidence", "low_confidence_pages", "bates",
         "doc_type", "doc_date", "process_numbers", "tribunals", "tags", "parties", "languages", "fields", "authorities",
-        "attachments", "attachment_of",
+        "attachments", "attachment_of", "id", "status",
     }
+    assert details["id"] == details["document_id"] and details["status"] == "ingested"
     assert details["name"] == "Motion to Dismiss.txt" and details["file_type"] == "text"
     assert details["doc_type"] == "motion"  # read at ingest (casetrack/legal/doctype.py)
     assert details["pages"] == 0 and details["chunks"] == 1 and details["needs_ocr_pages"] == []
@@ -123,6 +124,7 @@ def test_sort_orders(store: CaseStore) -> None:
     assert set(listed) == {
         "document_id", "name", "file_type", "pages", "chunks", "needs_ocr_pages", "source_path", "sha256",
         "ingested_at", "size_bytes", "ocr_pages", "doc_type", "doc_date", "process_numbers", "tribunals", "tags", "attachments", "attachment_of",
+        "id", "status",
     }
     with pytest.raises(CaseTrackError, match="Cannot sort documents by 'size'"):
         list_documents(store, "size")  # type: ignore[arg-type]

@@ -1,4 +1,5 @@
-"""`casetrack case ...`: create, list, info, close/reopen/archive, delete, export/import."""
+"""`casetrack case ...`: create, list, info, use (the default case), close/reopen/archive, delete,
+export/import."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 import click
 
-from casetrack.cli.common import get_app
+from casetrack.cli.common import default_case, get_app, set_default_case
 from casetrack.domain.cases import CASE_TYPES, LANGUAGES, CaseStatus
 from casetrack.errors import CaseTrackError
 
@@ -92,6 +93,40 @@ def info(ctx: click.Context, name: str, as_json: bool) -> None:
         click.echo(f"  {doc['name']}  ({pages}{doc['chunks']} chunks{ocr})")
 
 
+@case.command("use")
+@click.argument("name", required=False)
+@click.option("--clear", is_flag=True, help="Forget the default case: commands need --case again.")
+@click.option("--json", "as_json", is_flag=True, help="Print the default case as JSON.")
+@click.pass_context
+def use(ctx: click.Context, name: str | None, clear: bool, as_json: bool) -> None:
+    """Make NAME the default case: commands run on it when --case is left out. Alone, show it.
+
+    The default is kept in the data folder (cli.json, private to you), for the terminal only:
+    Claude keeps its own active case."""
+    settings = ctx.find_root().obj
+    if name and clear:
+        raise click.UsageError("give a case NAME or --clear, not both")
+    if clear:
+        set_default_case(settings, None)
+    elif name:
+        record = get_app(ctx).registry.get(name)
+        set_default_case(settings, {"id": record.id, "name": record.name})
+    current = default_case(settings)
+    exists = current is not None and settings.case_dir(current["id"]).is_dir()
+    if as_json:
+        click.echo(json.dumps({"default_case": current, "exists": exists}, ensure_ascii=False))
+    elif current is None:
+        click.echo("No default case" + (" any more" if clear else "") + ": commands need --case NAME. "
+                   "Set one: casetrack case use NAME")
+    elif not exists:
+        click.secho(f"The default case '{current['name']}' no longer exists. Pick another: casetrack case use NAME, "
+                    "or forget it: casetrack case use --clear", fg="yellow")
+    else:
+        verb = "is now" if name else "is"
+        click.echo(f"The default case {verb} '{current['name']}' (id {current['id']}): commands use it when --case "
+                   "is left out.")
+
+
 @case.command("set")
 @click.argument("name")
 @click.option(
@@ -165,6 +200,10 @@ def delete(ctx: click.Context, name: str, yes: bool) -> None:
         )
     app.delete_case(record.id)
     click.echo(f"Deleted case '{record.name}'. Your original files were not touched.")
+    default = default_case(app.settings)
+    if default is not None and default["id"] == record.id:
+        set_default_case(app.settings, None)
+        click.echo("It was the default case; set another: casetrack case use NAME")
 
 
 @case.command("check")

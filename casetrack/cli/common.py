@@ -1,5 +1,5 @@
-"""What every command shares: the error rendering group, exit codes, the app of a command, and
-how a read command reaches the daemon.
+"""What every command shares: the error rendering group, exit codes, the app of a command, how a
+read command reaches the daemon, and the default case (`--case` when it is left out).
 
 Nothing heavy is imported here: a read that the daemon answers must not pay for LanceDB,
 pyarrow or onnxruntime (`python -X importtime -m casetrack search ...`).
@@ -7,10 +7,14 @@ pyarrow or onnxruntime (`python -X importtime -m casetrack search ...`).
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
@@ -31,6 +35,11 @@ CLI_DAEMON_MODES = ("auto", "always", "never")
 CLI_DAEMON_IDLE_EXIT_S = 1800.0
 
 log = logging.getLogger(__name__)
+
+# The CLI's own settings in the data directory (0600): the default case of `casetrack case use`.
+CLI_STATE_FILE = "cli.json"
+NO_CASE = "No case given: pass --case NAME or set a default with `casetrack case use NAME`"
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class CaseTrackGroup(click.Group):
@@ -110,3 +119,78 @@ def _start_daemon(settings: Settings) -> None:
         ensure_daemon(settings, idle_exit_s=CLI_DAEMON_IDLE_EXIT_S)
     except CaseTrackError as e:  # the command still works: in this process
         click.secho(f"Note: {e.message} Running it in this process instead.", fg="yellow", err=True)
+
+
+# -- the default case -----------------------------------------------------------------------------
+
+
+def cli_state_path(settings: Settings) -> Path:
+    return settings.data_dir / CLI_STATE_FILE
+
+
+def default_case(settings: Settings) -> dict[str, str] | None:
+    """The default case ({"id", "name"}) set with `casetrack case use`, or None."""
+    try:
+        state = json.loads(cli_state_path(settings).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:
+        raise CaseTrackError(f"The CLI's settings file {cli_state_path(settings)} cannot be read ({e}).",
+                             "Set the default case again: casetrack case use NAME (or pass --case NAME)") from e
+    case = state.get("default_case") if isinstance(state, dict) else None
+    if isinstance(case, dict) and isinstance(case.get("id"), str) and isinstance(case.get("name"), str):
+        return {"id": case["id"], "name": case["name"]}
+    return None
+
+
+def set_default_case(settings: Settings, case: dict[str, str] | None) -> None:
+    """Store (or, with None, forget) the default case: a new file written whole, private (0600)."""
+    path = cli_state_path(settings)
+    if case is None and not path.exists():
+        return  # nothing to forget (a data folder that may not exist yet)
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        state = {}
+    state = state if isinstance(state, dict) else {}
+    state["default_case"] = case
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(state, f, ensure_ascii=False, indent=1)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def resolve_case(ctx: click.Context, case: str | None, quiet: bool = False) -> str:
+    """`--case` as given, else the default case (named on stderr unless `quiet`: --json)."""
+    if case is not None and case.strip():
+        return case
+    settings: Settings = ctx.find_root().obj
+    default = default_case(settings)
+    if default is None:
+        raise CaseTrackError(NO_CASE + ".", "List the cases: casetrack case list")
+    if not settings.case_dir(default["id"]).is_dir():  # deleted (by Claude, or its folder by hand)
+        raise CaseTrackError(
+            f"The default case '{default['name']}' no longer exists.",
+            "Pick another: casetrack case use NAME (casetrack case list shows them), or pass --case NAME; "
+            "forget it: casetrack case use --clear",
+        )
+    if not quiet:
+        click.echo(f"Case: {default['name']} (the default; change it: casetrack case use NAME)", err=True)
+    return default["name"]  # names are unique; the id check above caught a deleted (or re-created) case
+
+
+def case_option(fn: F) -> F:
+    """`--case NAME`, optional: left out, the default case of `casetrack case use` is used (named on
+    stderr unless the command prints --json); with neither, a clear error."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        kwargs["case"] = resolve_case(click.get_current_context(), kwargs.get("case"), bool(kwargs.get("as_json")))
+        return fn(*args, **kwargs)
+
+    option = click.option("--case", "case", default=None, metavar="NAME",
+                          help="Case name or id (default: the one set with `casetrack case use NAME`).")
+    return cast(F, option(wrapper))

@@ -1,4 +1,4 @@
-"""`casetrack documents list|delete`: a case's documents from the terminal."""
+"""`casetrack documents list|info|delete`: a case's documents from the terminal."""
 
 from __future__ import annotations
 
@@ -8,18 +8,18 @@ from typing import Any
 
 import click
 
-from casetrack.cli.common import get_app, read
+from casetrack.cli.common import case_option, get_app, read
 from casetrack.domain.cases import DOCUMENT_SORTS
 from casetrack.errors import CaseTrackError
 
 
 @click.group("documents")
 def documents() -> None:
-    """List or delete the documents of a case."""
+    """List, describe or delete the documents of a case."""
 
 
 @documents.command("list")
-@click.option("--case", "case", required=True, help="Case name or id.")
+@case_option
 @click.option("--sort", "sort_by", type=click.Choice(list(DOCUMENT_SORTS)), default="date", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
@@ -35,7 +35,8 @@ def list_cmd(ctx: click.Context, case: str, sort_by: str, as_json: bool) -> None
     for d in docs:
         pages = f"{d['pages']} pp., " if d["pages"] else ""
         ocr = f", {len(d['ocr_pages'])} pages OCR'd" if d["ocr_pages"] else ""
-        click.echo(f"  {d['name']}  ({d['file_type']}, {pages}{d['chunks']} chunks{ocr})  id {d['document_id']}")
+        needs = f", needs OCR: p. {_pages(d['needs_ocr_pages'])}" if d["needs_ocr_pages"] else ""
+        click.echo(f"  {d['name']}  ({d['file_type']}, {pages}{d['chunks']} chunks{ocr}{needs})  id {d['document_id']}")
         legal = legal_line(d)
         if legal:
             click.echo(f"      {legal}")
@@ -50,8 +51,58 @@ def legal_line(d: Mapping[str, Any]) -> str:
     return " | ".join(p for p in parts if p)
 
 
+@documents.command("info")
+@case_option
+@click.argument("document")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (as the get_document tool gives it).")
+@click.pass_context
+def info(ctx: click.Context, case: str, document: str, as_json: bool) -> None:
+    """One document in full (name, id or a unique part of its name): pages, chunks, how its text
+    was read, OCR confidence, Bates range, legal metadata, source file."""
+    d = read(ctx, "document_details", {"case": case, "document": document})
+    if as_json:
+        click.echo(json.dumps(d, ensure_ascii=False))
+        return
+    for line in detail_lines(d):
+        click.echo(line)
+
+
+def detail_lines(d: Mapping[str, Any]) -> list[str]:
+    """`documents info` in words, one fact a line."""
+    pages = f"{d['pages']} pages, " if d["pages"] else ""
+    lines = [f"{d['name']}  (id {d['document_id']}, {d['status']})",
+             f"  {d['file_type']}, {pages}{d['chunks']} chunks; text: {d['extraction_method'] or 'none'}"
+             f"; ingested {d['ingested_at'] or 'at an unknown time'}"]
+    missing = "" if d["source_exists"] else "  (not found there now)"
+    lines.append(f"  source: {d['source_path'] or 'unknown'}{missing}")
+    if d["ocr_pages"]:
+        low = d["low_confidence_pages"]
+        lines.append(f"  OCR'd pages: {_pages(d['ocr_pages'])}" + (
+            f"; low confidence on p. {_pages(low)}: check them against the scan" if low else ""))
+    if d["needs_ocr_pages"]:
+        lines.append(f"  pages that need OCR: {_pages(d['needs_ocr_pages'])} "
+                     f"(casetrack reocr --case \"{d['case']}\" --document \"{d['name']}\")")
+    if d["bates"]:
+        lines.append(f"  Bates: {' - '.join(d['bates'])}")
+    legal = legal_line(d)
+    if legal:
+        lines.append(f"  {legal}")
+    if d["parties"]:
+        lines.append(f"  parties: {', '.join(d['parties'])[:200]}")
+    if d["attachment_of"]:
+        lines.append(f"  attachment of: {d['attachment_of']['name']}")
+    if d["attachments"]:
+        lines.append(f"  attachments: {', '.join(a['name'] for a in d['attachments'])}")
+    lines += [f"  warning: {w}" for w in d["warnings"]]
+    return lines
+
+
+def _pages(numbers: list[int], most: int = 15) -> str:
+    return ", ".join(map(str, numbers[:most])) + (f" and {len(numbers) - most} more" if len(numbers) > most else "")
+
+
 @documents.command("delete")
-@click.option("--case", "case", required=True, help="Case name or id.")
+@case_option
 @click.argument("document")
 @click.option("--yes", is_flag=True, help="Confirm: remove the document's text, vectors and index entries for good.")
 @click.pass_context
@@ -63,7 +114,7 @@ def delete(ctx: click.Context, case: str, document: str, yes: bool) -> None:
     if not yes:
         raise CaseTrackError(
             f"Deleting '{name}' removes its text, vectors and index entries from this computer for good.",
-            f'Confirm with: casetrack documents delete --case "{case}" "{name}" --yes',
+            f'Confirm with: casetrack documents delete --case "{app.registry.get(case).name}" "{name}" --yes',
         )
     deleted = app.delete_document(case, document)
     click.echo(f"Deleted '{deleted}' from the case and from the disk. Your original file was not touched.")

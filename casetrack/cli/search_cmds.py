@@ -1,4 +1,4 @@
-"""`casetrack search` and `casetrack demo`."""
+"""`casetrack search`, `chunk`, `authorities`, `find-entity` (also `entity`) and `demo`."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from casetrack.cli.common import get_app, read
+from casetrack.cli.common import case_option, get_app, read
 from casetrack.errors import CaseExistsError
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ def legal_filter_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @click.command("search")
-@click.option("--case", "case", required=True, help="Case name or id.")
+@case_option
 @click.argument("query")
 @click.option("--top-k", default=10, show_default=True, type=click.IntRange(1, 100), help="Number of results.")
 @click.option("--offset", default=0, type=click.IntRange(0, 1000), help="Skip this many results (paging).")
@@ -131,10 +131,10 @@ def search(
 
 
 @click.command("chunk")
-@click.option("--case", "case", required=True, help="Case name or id.")
+@case_option
 @click.argument("chunk_id")
-@click.option("--neighbours", default=1, show_default=True, type=click.IntRange(0, 10),
-              help="Passages to show before and after.")
+@click.option("--context", "--neighbours", "neighbours", default=1, show_default=True, type=click.IntRange(0, 10),
+              metavar="N", help="Passages to show before and after (--neighbours: the same).")
 @click.option("--query", default=None, help="Pin the citation to the lines that answer this query.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
@@ -226,7 +226,7 @@ def _quote(path: Path) -> str:
 
 
 @click.command("authorities")
-@click.option("--case", "case", required=True, help="Case name or id.")
+@case_option
 @click.option("--top", "top_k", default=50, show_default=True, type=click.IntRange(1, 1000),
               help="How many authorities to list (most cited first).")
 @click.option("--kind", type=click.Choice(["legislation", "jurisprudence", "us_case", "us_statute"]),
@@ -251,7 +251,7 @@ def authorities(ctx: click.Context, case: str, top_k: int, kind: str | None, as_
 
 
 @click.command("entity")
-@click.option("--case", "case", required=True, help="Case name or id.")
+@case_option
 @click.argument("entity")
 @click.option("--type", "entity_type", default="any", show_default=True,
               type=click.Choice(["any", "person", "organization", "court", "statute", "case_citation"]),
@@ -277,3 +277,8 @@ def entity(ctx: click.Context, /, case: str, entity: str, entity_type: str, top_
         click.secho(f"{doc['document']}: {doc['exact_count']} exact, {doc['fuzzy_count']} close", bold=True)
         for m in doc["mentions"]:
             click.echo(f"   {m['citation']}  [{m['kind']}] {m['snippet']}")
+
+
+# The name the MCP tool and issue 17 use; `entity` stays (scripts use it).
+find_entity = click.Command("find-entity", callback=entity.callback, params=entity.params, help=entity.help,
+                            short_help="Every mention of a name, court, statute or citation.")

@@ -8,15 +8,18 @@ from typing import Any
 
 import click
 
-from casetrack.cli.common import get_app, read
+from casetrack.cli.common import case_option, default_case, get_app, read, resolve_case
 
 
 @click.command("status")
-@click.option("--case", "case", default=None, help="Also report this case's models and skipped stages.")
+@click.option("--case", "case", default=None, metavar="NAME",
+              help="Also report this case's models and skipped stages (default: the case of `casetrack case use`).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def status(ctx: click.Context, case: str | None, as_json: bool) -> None:
     """Show the memory mode, which models each slot uses, and which search stages are skipped."""
+    if case is None and default_case(ctx.find_root().obj) is not None:
+        case = resolve_case(ctx, None, quiet=as_json)
     info = read(ctx, "app_status", {"case": case})
     if as_json:
         click.echo(json.dumps(info))
@@ -55,7 +58,7 @@ def status(ctx: click.Context, case: str | None, as_json: bool) -> None:
 
 
 @click.command("reembed")
-@click.option("--case", "case", required=True, help="Case name or id.")
+@case_option
 @click.option("--all", "everything", is_flag=True, help="Recompute every embedding, not only stale ones.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON report on stdout.")
 @click.pass_context

@@ -9,7 +9,7 @@ import textwrap
 
 import click
 
-from casetrack.cli.common import read
+from casetrack.cli.common import case_option, read
 from casetrack.domain.views import VerifyJson
 
 # Exit codes: a script can tell a verified quote (0) from each kind of problem; 1 stays "error"
@@ -51,7 +51,7 @@ def print_verdict(v: VerifyJson) -> None:
 
 
 @click.command("verify")
-@click.option("--case", "case", required=True, help="Case name or id.")
+@case_option
 @click.option("--quote", required=True, help="The quoted words ('-' reads them from stdin).")
 @click.option("--cite", "citation", default=None,
               help="The citation as CaseTrack prints it: 'Contract.pdf, p. 12, para. 8, ll. 1-4', "

@@ -63,8 +63,9 @@ def _search(app: CaseTrack, a: Args) -> Any:
 
 
 def _chunk(app: CaseTrack, a: Args) -> Any:
-    return app.get_chunk(str(a["case"]), str(a["chunk_id"]), int(a.get("neighbours", 1)), query=a.get("query"),
+    view = app.get_chunk(str(a["case"]), str(a["chunk_id"]), int(a.get("neighbours", 1)), query=a.get("query"),
                          client=CLIENT)
+    return {"case": app.registry.get(str(a["case"])).name, **view}  # as the get_chunk tool gives it
 
 
 def _entity(app: CaseTrack, a: Args) -> Any:
@@ -91,6 +92,12 @@ def _documents(app: CaseTrack, a: Args) -> Any:
     return app.list_documents(str(a["case"]), a.get("sort_by", "date"))
 
 
+def _document(app: CaseTrack, a: Args) -> Any:
+    """`documents info`: what the get_document tool gives (the case's name, then the details)."""
+    details = app.document_details(str(a["case"]), str(a["document"]))
+    return {"case": app.registry.get(str(a["case"])).name, **details}
+
+
 def _status(app: CaseTrack, a: Args) -> Any:
     case = a.get("case")
     return app.status(str(case) if case is not None else None)
@@ -111,6 +118,7 @@ READS: dict[str, Callable[[CaseTrack, Args], Any]] = {
     "authorities": _authorities,
     "verify_citation": _verify,
     "list_documents": _documents,
+    "document_details": _document,
     "app_status": _status,
     "case_info": _case_info,
     "case_list": _case_list,

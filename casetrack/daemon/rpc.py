@@ -2,7 +2,8 @@
 
 Request `{"op": ..., "args": {...}}`; the daemon answers with any number of `{"event": ...}`
 lines and then `{"result": ...}` or `{"error": {"message", "hint"}}`.
-Ops: `ingest` (submit a job; with `follow`, stream its progress until it ends), `job`, `status`,
+Ops: `ingest` (submit a job; with `follow`, stream its progress until it ends), `job` (one job;
+`wait` seconds for it to finish), `jobs` (recent jobs, newest first; `all`), `cancel_job`, `status`,
 and the CLI's read commands (`daemon/reads.py`: `search`, `get_chunk`, `find_entity`, ...), answered
 with exactly what the command's `--json` prints.
 """
@@ -33,10 +34,14 @@ async def handle_rpc(service: Service, request: dict[str, Any], send: Send) -> N
         if op == "ingest":
             await _ingest(service, args, send)
         elif op == "job":
-            job = await anyio.to_thread.run_sync(
-                lambda: service.jobs.wait(str(args["id"]), float(args.get("wait", 0)))
-            )
+            job_id = _job_id(service, args)
+            job = await anyio.to_thread.run_sync(lambda: service.jobs.wait(job_id, float(args.get("wait", 0))))
             await send({"result": job.to_json()})
+        elif op == "jobs":  # newest first: the 10 most recent (as get_job with no id), or all
+            jobs = service.jobs.recent()
+            await send({"result": [j.to_json() for j in (jobs if args.get("all") else jobs[:10])]})
+        elif op == "cancel_job":
+            await send({"result": service.jobs.cancel(_job_id(service, args)).to_json()})
         elif op == "status":
             await send({"result": await anyio.to_thread.run_sync(service.daemon_status)})
         elif isinstance(op, str) and op in READS:
@@ -47,6 +52,14 @@ async def handle_rpc(service: Service, request: dict[str, Any], send: Send) -> N
         await send({"error": {"message": e.message, "hint": e.hint}})
     except (KeyError, TypeError, ValueError) as e:
         await send({"error": {"message": f"Malformed request: {e}", "hint": None}})
+
+
+def _job_id(service: Service, args: dict[str, Any]) -> str:
+    """The id of a job the daemon knows, or the error a person can act on."""
+    job_id = str(args["id"]).strip()
+    if job_id not in {j.id for j in service.jobs.recent()}:
+        raise CaseTrackError(f"No job with id '{job_id}' in this daemon.", "List the jobs: casetrack jobs list --all")
+    return job_id
 
 
 def _read(service: Service, op: str, args: dict[str, Any]) -> Any:

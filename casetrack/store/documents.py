@@ -110,6 +110,12 @@ def attachment_links(entries: list[JournalEntry]) -> dict[str, list[DocumentLink
     return out
 
 
+def document_status(entry: JournalEntry) -> str:
+    """A listed (committed) document's status: "needs_ocr" while some of its pages could not be
+    read (no text layer and no OCR), else "ingested"."""
+    return "needs_ocr" if entry.meta.get("needs_ocr_pages") else "ingested"
+
+
 def document_summary(
     entry: JournalEntry, links: dict[str, list[DocumentLink]] | None = None, names: dict[str, str] | None = None
 ) -> DocumentSummary:
@@ -120,6 +126,8 @@ def document_summary(
     parent = _parent_id(entry)
     return {
         **case_document(entry),
+        "id": entry.doc_id,
+        "status": document_status(entry),
         "ingested_at": _iso(entry.meta.get("ingested_at")),
         "size_bytes": int(size) if isinstance(size, int) else None,
         "doc_type": legal.get("doc_type"),
