@@ -35,7 +35,7 @@ def test_a_case_setting_keeps_revoked_text_marked_for_that_case_only(tmp_path: P
     shutil.copy(STATUTE, source)
     for name in ("Keeps", "Drops"):
         ct(data_dir, "case", "create", name, "--language", "pt")
-    assert json.loads(ct(data_dir, "case", "set", "Drops", "--json").stdout) == {"keep_revoked": False}
+    assert json.loads(ct(data_dir, "case", "set", "Drops", "--json").stdout) == {"keep_revoked": False, "watched": []}
     changed = ct(data_dir, "case", "set", "Keeps", "--keep-revoked")
     assert "indexed, marked [revogado: ...]" in changed.output
     assert "--force" in changed.output  # files already in the case are not changed silently

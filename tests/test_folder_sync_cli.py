@@ -280,3 +280,33 @@ def test_with_the_daemon_running_the_files_go_to_it_and_the_moves_wait_for_it(tm
         assert out["removed"] == ["RR474820145230056.txt"] and [f["name"] for f in out["files"]] == ["instrucao.txt"]
         listed = casetrack(home, "documents", "list", "--case", "Daemon", "--json")
         assert {d["name"] for d in json.loads(listed.stdout)} == {"Portaria.txt", "instrucao.txt"}
+
+
+@pytest.mark.slow
+def test_sync_report_lists_what_was_ingested_removed_renamed_and_skipped(tmp_path: Path) -> None:
+    import csv
+
+    folder = tmp_path / "client"
+    folder.mkdir()
+    for name in ("Port77DF.txt", "RR474820145230056.txt"):
+        copy(RAW / name, folder / name)
+    (folder / "damages.xlsx").write_bytes(workbook())
+    aged(folder / "damages.xlsx")
+    run("case", "create", "Report", "--language", "pt")
+    sync_json("ingest-folder", "--case", "Report", str(folder), "--sync", code=3)  # the workbook fails once
+    (folder / "Port77DF.txt").rename(folder / "Portaria.txt")
+    (folder / "RR474820145230056.txt").unlink()
+    copy(RAW / "INSTRUCAOON06043378120186000000.txt", folder / "instrucao.txt")
+    report = tmp_path / "qc.csv"
+    done = run("ingest-folder", "--case", "Report", str(folder), "--sync", "--report", str(report), ok=False)
+    assert done.exit_code == 0, done.output
+    assert "QC report (4 rows)" in done.stderr
+    rows = {r["File"]: r for r in csv.DictReader(io.StringIO(report.read_bytes().decode("utf-8-sig")))}
+    assert {f: r["Status"] for f, r in rows.items()} == {
+        "RR474820145230056.txt": "removed (file gone from the folder)",
+        "Portaria.txt": "renamed (same content, not read again)",
+        "damages.xlsx": "skipped", "instrucao.txt": "ingested"}
+    assert rows["Portaria.txt"]["Notes"] == "was Port77DF.txt"
+    assert rows["instrucao.txt"]["Path"] == str((folder / "instrucao.txt").resolve())
+    dry = run("ingest-folder", "--case", "Report", str(folder), "--sync", "--dry-run", "--report", str(tmp_path / "d.csv"))
+    assert "No QC report with --dry-run" in dry.stderr and not (tmp_path / "d.csv").exists()

@@ -13,11 +13,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from casetrack.ingest.files import REPORTED_EXTENSIONS
 from casetrack.ingest.pipeline import FileResult
 from casetrack.parse.detect import SUPPORTED_EXTENSIONS
+
+if TYPE_CHECKING:
+    from casetrack.app.syncing import Applied
+    from casetrack.ingest.folder_sync import SyncPlan
 
 # In the order a supervising attorney reads them: which file, did it go in, how much of it is
 # there and how it was read, what to look at, then the facts for the index of the production.
@@ -28,7 +32,9 @@ QC_COLUMNS = (
 )
 
 _STATUS = {"ingested": "ingested", "replaced": "replaced (changed file)", "duplicate": "duplicate",
-           "needs_ocr": "needs OCR", "error": "failed"}
+           "needs_ocr": "needs OCR", "error": "failed",
+           # a sync's moves (sync_results)
+           "removed": "removed (file gone from the folder)", "renamed": "renamed (same content, not read again)"}
 # Folder entries the walk did not hand to ingest (ingest/files.py codes), and unread file types.
 _SKIP_CODES = frozenset({"outside_folder", "link_loop", "broken_link", "unreadable", "not_a_file", "not_read"})
 
@@ -93,4 +99,21 @@ def unread_files(folder: Path, recursive: bool, listed: Iterable[str]) -> list[F
                 error=f"not a type of document CaseTrack reads ({kind}): not ingested.",
                 hint="If it holds case documents, save or export them as PDF, DOCX or TXT and ingest those.",
             ))
+    return out
+
+
+def sync_results(plan: SyncPlan, applied: Applied) -> list[FileResult]:
+    """A sync's moves as report rows (`ingest-folder --sync --report`): each document removed
+    because its file left the folder, each renamed one under its new name, and the files listed
+    unsupported before (not tried again until they change)."""
+    removed = set(applied.removed)
+    out = [FileResult(path=r.source_path, name=name, status="removed") for r in plan.remove for name in r.documents
+           if name in removed]
+    paths = {c.document: c.file.path for c in plan.rename}
+    out += [FileResult(path=paths.get(old, ""), name=new, status="renamed", warnings=[f"was {old}"])
+            for old, new in applied.renamed]
+    out += [FileResult(path=f.path, name=f.name, status="error", error_code="not_read",
+                       error="unsupported: listed by an earlier sync, not tried again until it changes.",
+                       hint="If it holds case documents, save or export them as PDF, DOCX or TXT and ingest those.")
+            for f in plan.unsupported]
     return out

@@ -84,6 +84,11 @@ def info(ctx: click.Context, name: str, as_json: bool) -> None:
         click.echo(f"Revoked (struck-through) text: {_revoked_words(True)}")
     if summary["embedding_model"]:
         click.echo(f"Embedding model: {summary['embedding_model']}")
+    from casetrack.app.watching import watched_folders
+
+    watched = watched_folders(get_app(ctx), name)
+    if watched:
+        _print_watched(watched)
     if summary["in_progress"]:
         click.echo(f"Being ingested now: {', '.join(summary['in_progress'])}")
     for doc in summary["documents"]:
@@ -136,20 +141,47 @@ def use(ctx: click.Context, name: str | None, clear: bool, as_json: bool) -> Non
     help="Index struck-through (revoked) text of DOCX and HTML, marked [revogado: ...], or leave it out (the "
     "default). Applies to files ingested from now on; ingest a file again with --force to apply it there.",
 )
+@click.option("--watch", "watch_dir", type=click.Path(path_type=Path), default=None,
+              help="Have the daemon watch this folder: files that land there are ingested once they stop changing "
+              "(nothing is ever removed).")
+@click.option("--recursive", "-r", is_flag=True, help="With --watch: include the folder's sub-folders.")
+@click.option("--unwatch", "unwatch_dir", type=click.Path(path_type=Path), default=None,
+              help="Stop watching this folder (its documents stay in the case).")
 @click.option("--json", "as_json", is_flag=True, help="Print the case's settings as JSON.")
 @click.pass_context
-def set_settings(ctx: click.Context, name: str, keep_revoked: bool | None, as_json: bool) -> None:
+def set_settings(ctx: click.Context, name: str, keep_revoked: bool | None, watch_dir: Path | None, recursive: bool,
+                 unwatch_dir: Path | None, as_json: bool) -> None:
     """Change (or, with no option, show) the settings of case NAME."""
+    from casetrack.app.watching import set_watch, watched_folders
+
+    if recursive and watch_dir is None:
+        raise click.UsageError(f'--recursive goes with --watch: casetrack case set "{name}" --watch FOLDER --recursive')
     app = get_app(ctx)
     settings = app.set_case_settings(name, keep_revoked=keep_revoked) if keep_revoked is not None else (
         app.case_summary(name)["settings"])
+    watched = watched_folders(app, name)
+    if unwatch_dir is not None:
+        watched = set_watch(app, name, unwatch_dir, None)
+    if watch_dir is not None:
+        watched = set_watch(app, name, watch_dir, recursive)
     if as_json:
-        click.echo(json.dumps(settings))
+        click.echo(json.dumps({**settings, "watched": watched}))
         return
     click.echo(f"Revoked (struck-through) text: {_revoked_words(settings['keep_revoked'])}")
     if keep_revoked is not None:
         click.echo(f'Files already in the case keep their text; to apply it to one: casetrack ingest --case "{name}" '
                    "FILE --force")
+    _print_watched(watched)
+    if watch_dir is not None:
+        click.echo("The daemon watches it while it runs (casetrack daemon start; Claude starts it too); "
+                   "see what it ingested: casetrack jobs list")
+
+
+def _print_watched(watched: list[dict[str, Any]]) -> None:
+    if not watched:
+        click.echo("Watched folders: none (add one: casetrack case set NAME --watch FOLDER)")
+    for f in watched:
+        click.echo(f"Watched folder: {f['path']}" + (" (with sub-folders)" if f["recursive"] else ""))
 
 
 def _revoked_words(keep: bool) -> str:

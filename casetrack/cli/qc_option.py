@@ -16,7 +16,7 @@ import click
 if TYPE_CHECKING:
     from casetrack.ingest.pipeline import FileResult
 
-_KEY = "casetrack.qc_report"
+_KEY = QC_REPORT_KEY = "casetrack.qc_report"  # ctx.meta: shared with `sync`, which ingest-folder --sync invokes
 
 
 def _remember(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:

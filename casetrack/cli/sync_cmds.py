@@ -20,10 +20,12 @@ import click
 
 from casetrack.cli.common import EXIT_PARTIAL, case_option, get_app
 from casetrack.errors import CaseTrackError
+from casetrack.ingest.folder_sync import DEFAULT_SETTLE_S, WATCH_INTERVAL_S
 
 if TYPE_CHECKING:
     from casetrack.app.core import CaseTrack
-    from casetrack.ingest.folder_sync import FolderRecord, SyncPlan
+    from casetrack.app.watching import FolderWatch
+    from casetrack.ingest.folder_sync import SyncPlan
     from casetrack.ingest.pipeline import FileResult
 
 SETTLE_HELP = "Seconds a file must stay unchanged before it is read (a file still being copied waits)."
@@ -32,12 +34,14 @@ SETTLE_HELP = "Seconds a file must stay unchanged before it is read (a file stil
 def run_sync(ctx: click.Context, case: str, folders: list[tuple[Path, bool]], dry_run: bool, as_json: bool,
              settle_s: float | None = None) -> None:
     """Sync each (folder, recursive) into `case`; one JSON object for all with `as_json`."""
+    from casetrack.app.qc_report import sync_results
     from casetrack.app.syncing import apply_moves, plan_folder, remember
-    from casetrack.ingest.folder_sync import DEFAULT_SETTLE_S
+    from casetrack.cli.qc_option import QC_REPORT_KEY, write_qc_report
 
     app = get_app(ctx)
     name = app.registry.get(case).name
     outputs: list[dict[str, Any]] = []
+    reported: list[FileResult] = []  # ingest-folder --sync --report: the rows of every folder
     partial = False
     for folder, recursive in folders:
         plan = plan_folder(app, case, folder, recursive, DEFAULT_SETTLE_S if settle_s is None else settle_s)
@@ -54,7 +58,12 @@ def run_sync(ctx: click.Context, case: str, folders: list[tuple[Path, bool]], dr
         if not as_json:
             _print_results(results)
         output.update(applied.to_json(), **_results_json(results), warnings=warnings)
+        reported += [*sync_results(plan, applied), *results]
         partial = partial or any(r.status in ("error", "needs_ocr") for r in results)
+    if not dry_run:
+        write_qc_report(reported)  # before the exit status: a sync with failures gets its report too
+    elif ctx.meta.get(QC_REPORT_KEY) is not None:
+        click.echo("No QC report with --dry-run: nothing was ingested.", err=True)
     if as_json:
         click.echo(json.dumps({"case": name, "dry_run": dry_run, "folders": outputs}))
     elif dry_run:
@@ -171,81 +180,54 @@ def sync(ctx: click.Context, case: str, folder: Path | None, recursive: bool, dr
 @case_option
 @click.argument("folder", type=click.Path(path_type=Path, file_okay=False, exists=True))
 @click.option("--recursive", "-r", is_flag=True, help="Include sub-folders.")
-@click.option("--interval", type=click.FloatRange(min=0.2), default=2.0, show_default=True,
+@click.option("--interval", type=click.FloatRange(min=0.2), default=WATCH_INTERVAL_S, show_default=True,
               help="Seconds between two looks at the folder.")
-@click.option("--settle", "settle_s", type=click.FloatRange(min=0), default=3.0, show_default=True, help=SETTLE_HELP)
+@click.option("--settle", "settle_s", type=click.FloatRange(min=0), default=DEFAULT_SETTLE_S, show_default=True,
+              help=SETTLE_HELP)
 @click.option("--sync", "mirror", is_flag=True,
               help="Also remove from the case the documents whose file leaves the folder (off: nothing is removed).")
 @click.pass_context
 def watch(ctx: click.Context, case: str, folder: Path, recursive: bool, interval: float, settle_s: float,
           mirror: bool) -> None:
     """Watch FOLDER and ingest each new or changed file once it has stopped changing (a consume
-    folder); renamed files are followed. Runs until Ctrl-C. Removes nothing unless --sync."""
-    from casetrack.ingest.folder_sync import FolderRecord
+    folder); renamed files are followed. Runs until Ctrl-C. Removes nothing unless --sync.
+    (The daemon can watch a folder for a case too: casetrack case set NAME --watch FOLDER.)"""
+    from casetrack.app.watching import FolderWatch
 
     app = get_app(ctx)
     name = app.registry.get(case).name
     removal = "files deleted from the folder are removed from the case" if mirror else "nothing is removed from the case"
     click.echo(f"Watching {folder} for case \"{name}\" every {interval:g}s: new and changed files are ingested once "
                f"unchanged for {settle_s:g}s; {removal}. Ctrl-C stops.", err=True)
-    record = FolderRecord(path="", recursive=recursive, unsupported={}, mailboxes={})
-    state = _WatchState(record)
+    state = FolderWatch(folder, recursive, settle_s)
     try:
         while True:
             try:
-                _watch_once(ctx, app, case, folder, recursive, settle_s, mirror, state)
+                _watch_once(ctx, app, case, mirror, state)
             except CaseTrackError as e:  # the folder unplugged, the case busy: said once, tried again
-                if e.message != state.error:
+                if state.failed(e.message):
                     click.secho(f"Error: {e.message} (trying again every {interval:g}s)", fg="red", err=True)
-                state.error, state.signature = e.message, None
             else:
-                state.error = None
+                state.recovered()
             time.sleep(interval)
     except KeyboardInterrupt:
         click.echo("Stopped watching.", err=True)
 
 
-class _WatchState:
-    def __init__(self, record: FolderRecord) -> None:
-        self.record = record
-        self.hashes: dict[str, tuple[int, int, str]] = {}
-        self.signature: frozenset[tuple[str, int, int]] | None = None
-        self.waiting: set[str] = set()
-        self.error: str | None = None  # the last error said, so a lasting one is said once
+def _watch_once(ctx: click.Context, app: CaseTrack, case: str, mirror: bool, state: FolderWatch) -> None:
+    """One look at the folder (app/watching.py: a plan only when something changed or waits to
+    settle), then apply it here."""
+    from casetrack.app.syncing import apply_moves
 
-
-def _signature(folder: Path, recursive: bool) -> frozenset[tuple[str, int, int]]:
-    """(path, size, mtime) of every file the walk lists: the folder changed when this did."""
-    from casetrack.ingest.files import scan_folder
-
-    out = set()
-    for path in scan_folder(folder, recursive).files:
-        try:
-            st = path.stat()
-        except OSError:
-            continue
-        out.add((str(path), st.st_size, st.st_mtime_ns))
-    return frozenset(out)
-
-
-def _watch_once(ctx: click.Context, app: CaseTrack, case: str, folder: Path, recursive: bool, settle_s: float,
-                mirror: bool, state: _WatchState) -> None:
-    """One look at the folder: plan (only when something changed or waits to settle), then apply."""
-    from casetrack.app.syncing import apply_moves, next_record, plan_folder
-
-    signature = _signature(folder, recursive)
-    if signature == state.signature and not state.waiting:
+    plan = state.look(app, case)
+    if plan is None:
         return
-    plan = plan_folder(app, case, folder, recursive, settle_s, state.hashes, state.record)
-    for f in plan.in_progress:
-        if f.path not in state.waiting:
-            click.echo(f"  wait    {f.name}: still being copied, will be picked up once it stops changing")
-    state.waiting = {f.path for f in plan.in_progress}
-    state.signature = signature
+    for f in state.new_waiting:
+        click.echo(f"  wait    {f.name}: still being copied, will be picked up once it stops changing")
     remove = mirror and not _kept_warning(plan, case)
     if not (plan.add or plan.update or plan.rename or (remove and plan.remove)):
         return
     apply_moves(app, case, plan, remove=remove, on_line=click.echo)
     results = _ingest(ctx, case, plan)
     _print_results(results)
-    state.record = next_record(plan, results, any_failure=True)
+    state.done(plan, results)

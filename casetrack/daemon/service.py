@@ -20,6 +20,7 @@ from casetrack import __version__
 from casetrack.app import CaseTrack
 from casetrack.config import Settings
 from casetrack.daemon.jobs import LOCK_WAIT_SECONDS, Job, JobManager
+from casetrack.daemon.watcher import FolderWatcher
 from casetrack.embed.pool import EncoderPool
 from casetrack.logsafe import safe_for_log
 from casetrack.store.registry import CaseRecord
@@ -58,10 +59,13 @@ class Service:
         self.models_unloaded: list[tuple[float, list[str]]] = []  # (time, names) of each idle unload
         self._idle_stop = threading.Event()
         self._idle_thread: threading.Thread | None = None
+        self.watcher = FolderWatcher(self.app, self.jobs,
+                                     lambda case, paths, label: self.submit_ingest(case, paths, label=label))
 
     def start(self) -> list[Job]:
         self.startup_check()
         resumed = self.jobs.start()
+        self.watcher.start()  # after the jobs: files of a resumed job are left to it
         if self.model_idle_s > 0:
             self._idle_thread = threading.Thread(target=self._watch_models, name="casetrack-model-idle", daemon=True)
             self._idle_thread.start()
@@ -125,8 +129,14 @@ class Service:
                  ms / max(len(records), 1))
         return lines
 
+    def watching(self) -> int:
+        """How many folders the daemon watches (`case set --watch`): a daemon that watches any
+        does not exit when idle (server.py), since files landing there are its work."""
+        return self.watcher.count
+
     def close(self) -> None:
         self._idle_stop.set()
+        self.watcher.stop()
         self.jobs.stop()
         self.app.close()
 
@@ -193,4 +203,5 @@ class Service:
             "model_loads": pool.load_count if pool is not None else 0,
             "loaded_models": pool.loaded_models() if pool is not None else [],
             "jobs_active": [j.to_json() for j in self.jobs.active()],
+            "watched_folders": self.watching(),
         }

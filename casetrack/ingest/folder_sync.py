@@ -34,6 +34,7 @@ from casetrack.privacy_fs import real_path
 from casetrack.store.journal import JournalEntry
 
 DEFAULT_SETTLE_S = 3.0
+WATCH_INTERVAL_S = 2.0  # seconds between two looks at a watched folder (`watch --interval`, the daemon)
 # Walk entries whose documents are kept although the walk did not list the file.
 _KEEP_CODES = ("unreadable", "not_a_file", "broken_link", "link_loop")
 # (real path) -> (size, mtime_ns, sha256): a long-running watch hashes each file version once.

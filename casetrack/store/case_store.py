@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -87,7 +88,7 @@ class CaseStore:
         info = {**current, **self.record.to_json(), **extra}
         if info == current:
             return  # opening a case for reading writes nothing
-        tmp = self._case_json_path.with_suffix(f".{os.getpid()}.tmp")
+        tmp = self._case_json_path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")  # threads too
         tmp.write_text(json.dumps(info, indent=2), encoding="utf-8")
         os.replace(tmp, self._case_json_path)
 
@@ -123,6 +124,20 @@ class CaseStore:
         if len(kept) == len(self.folders()):
             return False
         self._write_case_json(folders=kept)
+        return True
+
+    def watched(self) -> list[dict[str, Any]]:
+        """The folders the daemon watches for this case (`case set --watch`): path, recursive."""
+        return watched_in(self.dir)
+
+    def set_watched(self, path: str, recursive: bool | None) -> bool:
+        """Watch a folder (`recursive` None: stop watching it); whether anything changed (the
+        caller holds the lock)."""
+        kept = [f for f in self.watched() if f["path"] != path]
+        entries = kept if recursive is None else [*kept, {"path": path, "recursive": recursive}]
+        if entries == self.watched():
+            return False
+        self._write_case_json(watched=entries)
         return True
 
     def models(self) -> dict[str, dict[str, Any]]:
@@ -321,3 +336,14 @@ class CaseStore:
         for doc_id in sorted(unjournaled_chunks(self.journal, self.lance)):
             actions.append(f"kept chunks of an unknown document {doc_id} out of search (ingest its file again)")
         return actions
+
+
+def watched_in(case_dir: Path) -> list[dict[str, Any]]:
+    """A case's watched folders read from its case.json alone (the daemon's watcher polls it
+    every few seconds without opening the case's stores)."""
+    try:
+        raw = json.loads((case_dir / "case.json").read_text(encoding="utf-8")).get("watched")
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [{"path": f["path"], "recursive": bool(f.get("recursive", False))} for f in raw
+            if isinstance(f, dict) and isinstance(f.get("path"), str)] if isinstance(raw, list) else []
