@@ -92,6 +92,24 @@ def rss_mb(pid: int) -> float:
     return psutil.Process(pid).memory_info().rss / 2**20
 
 
+def rss_split(pid: int) -> dict[str, float]:
+    """RSS as anonymous memory (heap, model arenas, caches) and file-backed pages (the mapped code of
+    Python, onnxruntime, LanceDB, pyarrow...: shared and reclaimable), in MB; Linux only."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return {}
+    fields = dict(line.split(":", 1) for line in lines if line.startswith(("RssAnon", "RssFile")))
+    return {k: int(v.split()[0]) / 1024 for k, v in fields.items()}
+
+
+def unload_lines(home: Path) -> list[str]:
+    """The daemon's own account of each idle unload: models and its RSS just before and after."""
+    log = home / "logs" / "daemon.log"
+    text = log.read_text(encoding="utf-8") if log.exists() else ""
+    return [line.split(": ", 1)[-1] for line in text.splitlines() if "unloaded idle models" in line]
+
+
 class PeakSampler:
     """Peak RSS of a process and, apart, of its children (the parse child), sampled every 50 ms."""
 
@@ -141,10 +159,10 @@ def run_mode(work: Path, mode: str, pdf: Path, idle_minutes: float, searches: in
     out["start_s"] = cli(env, "daemon", "start")[0]
     pid = int(daemon_info(env)["pid"])
     time.sleep(1.0)
-    out["rss_start"] = rss_mb(pid)
+    out["rss_start"], out["split_start"] = rss_mb(pid), rss_split(pid)
     out["daemon_s"] = [search(env, QUERIES[i % len(QUERIES)]) for i in range(searches)]
     time.sleep(1.0)
-    out["rss_search"] = rss_mb(pid)
+    out["rss_search"], out["split_search"] = rss_mb(pid), rss_split(pid)
     out["loaded_after_search"] = daemon_info(env)["loaded_models"]
     with PeakSampler(pid) as sampler:
         out["ingest_s"], report = cli(env, "ingest", "--case", "Bench", str(pdf), "--json")
@@ -154,7 +172,8 @@ def run_mode(work: Path, mode: str, pdf: Path, idle_minutes: float, searches: in
     out["rss_ingest"] = rss_mb(pid)
     out["unload_wait_s"] = wait_unloaded(env, idle_minutes * 60 * 2 + 120)
     time.sleep(1.0)
-    out["rss_unloaded"] = rss_mb(pid)
+    out["rss_unloaded"], out["split_unloaded"] = rss_mb(pid), rss_split(pid)
+    out["unloads"] = unload_lines(home)
     out["after_unload_s"] = search(env, QUERIES[0])
     cli(env, "daemon", "stop")
     auto = env_for(home, mode, idle_minutes, cli_daemon="always")
@@ -182,6 +201,13 @@ def report(rows: list[dict[str, Any]], pages: int, idle_minutes: float) -> None:
         print(f"{r['mode']:<12}{r['inprocess_s'][0]:>14.2f}{r['inprocess_s'][1]:>6.2f}{r['daemon_s'][0]:>12.2f}"
               f"{r['daemon_s'][1]:>6.2f}{rest[len(rest) // 2]:>13.2f}{r['after_unload_s']:>14.2f}"
               f"{r['autostart_s'][0]:>16.2f}{r['autostart_s'][1]:>6.2f}")
+    print("\nRSS split (MB, anonymous + file-backed) and the daemon's log of each idle unload")
+    for r in rows:
+        split = "  ".join(f"{k} {r[f'split_{k}'].get('RssAnon', 0):.0f}+{r[f'split_{k}'].get('RssFile', 0):.0f}"
+                          for k in ("start", "search", "unloaded") if f"split_{k}" in r)
+        print(f"{r['mode']:<12}{split}")
+        for line in r.get("unloads", []):
+            print(f"{'':<12}{line}")
     starts = ", ".join(f"{r['mode']} {r['start_s']:.2f} s" for r in rows)
     unloads = ", ".join(f"{r['unload_wait_s']:.0f} s" for r in rows)
     print(f"\n(`casetrack daemon start`: {starts}; models unloaded {unloads} after the ingest ended)")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from casetrack import __version__
-from casetrack.config import Settings
+from casetrack.config import ENV_MODEL_IDLE, Settings, model_idle_minutes
 from casetrack.daemon.endpoint import (
     DaemonUnavailable,
     RuntimePaths,
@@ -52,8 +52,13 @@ def _control(settings: Settings, op: str, timeout: float = 5.0) -> dict[str, Any
 
 
 def ping(settings: Settings) -> dict[str, Any] | None:
-    """{"pid", "version"} of the running daemon, or None."""
-    return _control(settings, "ping")
+    """{"pid", "version", "data_dir", ...} of the data directory's running daemon, or None. A daemon
+    of another folder (a copied data folder keeps the original's runtime file) is not this one's:
+    starting, stopping and serving must not reach it."""
+    answer = _control(settings, "ping")
+    if answer is not None and answer.get("data_dir", str(settings.data_dir)) != str(settings.data_dir):
+        return None
+    return answer
 
 
 def _pid_alive(pid: int) -> bool:
@@ -67,7 +72,7 @@ def _pid_alive(pid: int) -> bool:
 
 def stop_daemon(settings: Settings, timeout: float = 30.0) -> int | None:
     """Ask the daemon to stop and wait for it to exit. Returns its pid, or None if none ran."""
-    answer = _control(settings, "shutdown")
+    answer = _control(settings, "shutdown") if ping(settings) is not None else None
     if answer is None:
         return None
     pid = int(answer.get("pid") or 0)
@@ -110,6 +115,14 @@ def spawn_daemon(settings: Settings, idle_exit_s: float | None = None) -> subpro
         err.close()
 
 
+def idle_minutes_from_env(default: float) -> float:
+    """CASETRACK_MODEL_IDLE_MINUTES for the daemon, or an error naming the variable and the fix."""
+    try:
+        return model_idle_minutes(os.environ.get(ENV_MODEL_IDLE), default)
+    except ValueError as e:
+        raise CaseTrackError(str(e), f"Set it to a number of minutes, e.g. {ENV_MODEL_IDLE}=10, or unset it.") from e
+
+
 def ensure_daemon(settings: Settings, timeout: float = START_TIMEOUT_S, idle_exit_s: float | None = None) -> dict[str, Any]:
     """Make sure a daemon of this version runs for `settings.data_dir`; return its ping answer."""
     answer = ping(settings)
@@ -119,6 +132,7 @@ def ensure_daemon(settings: Settings, timeout: float = START_TIMEOUT_S, idle_exi
         answer = None
     if answer:
         return answer
+    idle_minutes_from_env(settings.model_idle_minutes)  # what the new daemon would refuse, said here
     proc = spawn_daemon(settings, idle_exit_s)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

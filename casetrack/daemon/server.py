@@ -25,7 +25,8 @@ import anyio.abc
 from anyio.streams.buffered import BufferedByteReceiveStream
 
 from casetrack import __version__
-from casetrack.config import ENV_MODEL_IDLE, Settings, model_idle_minutes
+from casetrack.config import Settings
+from casetrack.daemon.client import idle_minutes_from_env
 from casetrack.daemon.endpoint import (
     MAX_LINE,
     PROTOCOL,
@@ -151,11 +152,14 @@ class Daemon:
         while True:
             await anyio.sleep(min(30.0, self.idle_exit_s))
             assert self.service is not None
-            busy = self.service.connections > 0 or bool(self.service.jobs.active())
+            # Watched folders (`case set --watch`) keep the daemon up: it is their consume folder,
+            # and nothing else would start a daemon when a file lands there.
+            busy = (self.service.connections > 0 or bool(self.service.jobs.active())
+                    or self.service.watching() > 0)
             if busy:
                 self._last_activity = time.monotonic()
             elif time.monotonic() - self._last_activity >= self.idle_exit_s:
-                log.info("idle for %.0f s with no clients and no jobs: exiting", self.idle_exit_s)
+                log.info("idle for %.0f s with no clients, no jobs and no watched folder: exiting", self.idle_exit_s)
                 self._stop.set()
                 return
 
@@ -255,11 +259,7 @@ class Daemon:
 def run_daemon(settings: Settings, foreground: bool, idle_exit_s: float = 0.0) -> None:
     """The daemon's entry point: `CASETRACK_MODEL_IDLE_MINUTES` is read here (the daemon is the
     one process that keeps models loaded), then the daemon runs until stopped."""
-    try:
-        idle = model_idle_minutes(os.environ.get(ENV_MODEL_IDLE), settings.model_idle_minutes)
-    except ValueError as e:
-        raise CaseTrackError(str(e), f"Set it to a number of minutes, e.g. {ENV_MODEL_IDLE}=10, or unset it.") from e
-    settings = replace(settings, model_idle_minutes=idle)
+    settings = replace(settings, model_idle_minutes=idle_minutes_from_env(settings.model_idle_minutes))
     private_umask()  # job records, logs, case stores: readable by this account only (0600 / 0700)
     paths = RuntimePaths.of(settings)
     setup_logging(paths, to_stderr=foreground)
