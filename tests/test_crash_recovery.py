@@ -22,7 +22,7 @@ from casetrack.config import resolve_settings
 from casetrack.store.case_store import gen_of_chunk
 from tests.conftest import DATA, MODELS
 
-TRIALS = int(os.environ.get("CASETRACK_CRASH_TRIALS", "20"))  # the slow tier's run
+TRIALS = int(os.environ.get("CASETRACK_CRASH_TRIALS", "10"))  # the slow tier's run
 
 
 def _corpus(folder: Path, count: int = 6) -> list[Path]:

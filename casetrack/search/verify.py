@@ -177,8 +177,9 @@ def _regions(store: CaseStore, runs: list[tuple[JournalEntry, int, int, int]]) -
     return regions
 
 
-def _elsewhere(store: CaseStore, quote: Quote, at: AtCite, places: list[Cited]) -> list[Match]:
-    """Exact and close matches of the quote in the case, best first, one per place. A match inside the
+def _elsewhere(store: CaseStore, quote: Quote, at: AtCite, places: list[Cited], cited_doc: str) -> list[Match]:
+    """Exact and close matches of the quote in the case, best first (on a tie, the cited document's
+    first: a copy of it, such as a condensed transcript, must not take its place), one per place. A match inside the
     cited place is a match at the cite: it replaces `at.match` when it is better. The BM25
     candidates are read a batch at a time while a batch still holds something like the quote and
     none holds it exactly."""
@@ -191,7 +192,7 @@ def _elsewhere(store: CaseStore, quote: Quote, at: AtCite, places: list[Cited]) 
                 found.append(m)
         if not likely or any(m.grade == EXACT for m in found):
             break  # found, or BM25's lower ranks hold nothing like it either
-    found.sort(key=lambda m: m.rank, reverse=True)
+    found.sort(key=lambda m: (m.rank, m.region.entry.doc_id == cited_doc), reverse=True)
     out: list[Match] = []
     for m in found:
         cited = next((c for c in places if m.at(c.region, c.lo, c.hi)), None)
@@ -234,7 +235,7 @@ def verify_citation(store: CaseStore, quote: str, cite: CiteSpec, citation: str 
     places, problem = _cited_places(store, entry, cite)
     at = _at_cite(q, places)
     exact_here = at.match is not None and at.match.grade == EXACT
-    others = [] if exact_here else _elsewhere(store, q, at, places)
+    others = [] if exact_here else _elsewhere(store, q, at, places, entry.doc_id)
     verdict, shown = _decide(at.match, others)
     text_at_cite, trimmed = _text_at_cite(at, q)
     return _result(store, q, cite, citation, entry, verdict, shown, others, at, problem, text_at_cite, trimmed,
