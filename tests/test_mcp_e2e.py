@@ -51,7 +51,7 @@ def test_tools_are_described_with_schemas_and_annotations(home: Path) -> None:
         anyio.run(main)
 
 
-@pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.parametrize("mode", ["auto", pytest.param("legacy", marks=pytest.mark.slow)])
 def test_case_ingest_search_chunk_delete(home: Path, tmp_path: Path, mode: str) -> None:
     folder = tmp_path / "matter"
     folder.mkdir()

@@ -77,6 +77,7 @@ def test_every_docx_parses_or_raises_a_parse_error(path: Path) -> None:
         assert marker not in text, marker
 
 
+@pytest.mark.slow
 def test_corpus_summary() -> None:
     if not ALL_DOCX:
         pytest.skip(f"test data missing: {CORPUS}")

@@ -319,7 +319,7 @@ def test_cid_codes_are_stripped() -> None:
 @pytest.mark.parametrize(
     # The small files (~180 of 263, every kind of error); every file of the folder goes through
     # `casetrack ingest-folder` in the slow tier (tests/test_robustness_ingest.py).
-    ("max_bytes", "at_least"), [pytest.param(50_000, 100, id="under-50KB")],
+    ("max_bytes", "at_least"), [pytest.param(50_000, 100, id="under-50KB", marks=pytest.mark.slow)],
 )
 def test_every_robustness_pdf_parses_or_raises_a_parse_error(max_bytes: int | None, at_least: int) -> None:
     files = sorted(require(ROBUST).rglob("*.pdf"))

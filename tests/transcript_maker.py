@@ -4,13 +4,16 @@ deposition (cover page plus an excerpt of printed pages 44-48) as a native PDF w
 stamp and the reporter's footer at the bottom), the same pages condensed four to a sheet (2x2,
 read down the left column, then down the right, as condensed transcripts print them), and a
 hearing transcript as plain text (the court reporter's ASCII: page number at the top right,
-form feed between pages)."""
+form feed between pages); and any of these PDFs "scanned" (`scanned_images`: grey, turned a little,
+grainy) for OCR, kept as a greyscale TIFF (`grey_tiff`) or an image-only PDF."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from PIL import Image
 
 LETTER = (612.0, 792.0)
 LINES = 25
@@ -362,3 +365,33 @@ def hearing_txt(path: Path, pages: Sequence[tuple[int, Sequence[str]]] = HEARING
 def printed(pages: Sequence[tuple[int, Sequence[str]]], page: int, line: int) -> str:
     """The text of printed page:line."""
     return dict(pages)[page][line - 1]
+
+
+def scanned_images(pdf: Path, dpi: int = 200, angle: float = 1.2, noise: float = 18.0) -> list[Image.Image]:
+    """Each page of `pdf` as a scanner gives it back: rendered in grey at `dpi`, turned `angle`
+    degrees (one way on odd pages, the other on even ones), with grain (Gaussian, sigma `noise`
+    grey levels), dark specks and a slight blur; the same pixels on every call."""
+    import numpy as np
+    import pypdfium2
+    from PIL import ImageFilter
+
+    doc = pypdfium2.PdfDocument(str(pdf))
+    try:
+        pages = [doc[i].render(scale=dpi / 72, grayscale=True).to_pil().convert("L") for i in range(len(doc))]
+    finally:
+        doc.close()
+    out = []
+    for k, page in enumerate(pages):
+        rng = np.random.default_rng(k)
+        turned = page.rotate(angle if k % 2 else -angle, resample=Image.Resampling.BICUBIC, fillcolor=255)
+        grey = np.asarray(turned, dtype=np.float32) + rng.normal(0.0, noise, (turned.height, turned.width))
+        grey[rng.random(grey.shape) < 0.0008] = 0.0
+        out.append(Image.fromarray(np.clip(grey, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.6)))
+    return out
+
+
+def grey_tiff(path: Path, images: Sequence[Image.Image], dpi: int = 200) -> Path:
+    """A multi-page greyscale TIFF of `images` (a scanner's, not a fax's: no dithering)."""
+    first, *rest = images
+    first.save(path, "TIFF", save_all=True, append_images=rest, compression="tiff_deflate", dpi=(dpi, dpi))
+    return path

@@ -5,6 +5,8 @@ engine     — is tesseract installed, which languages, the install command (`en
 recognize  — `ocr_image(image, languages)` -> `OcrPage`: upright (OSD), deskewed, tesseract TSV;
              `margin_text` reads the top and bottom strips (Bates stamps).
 layout     — `OcrPage` / `OcrParagraph` / `OcrLine`, the TSV parser and its noise rule, `source_box`.
+margin     — a scanned transcript's printed margin line numbers (`OcrPage.margin`), read apart;
+             `numbered_paragraphs(page)`: the lines as "12 text", as a native transcript has them.
 orient     — grey conversion, orientation (OSD) and skew (projection profile).
 render     — `render_pdf_page(path, index, dpi)` with pypdfium2, huge pages capped at MAX_PIXELS.
 images     — `image_pages(path)`: PNG/JPEG/TIFF pages one at a time, decompression bombs refused.
@@ -18,7 +20,8 @@ Typical use: `for page in image_pages(path): ocr_image(page.image, ocr_languages
 from casetrack.errors import ImageTooLargeError, OcrFailedError, OcrTimeoutError, OcrUnavailableError
 from casetrack.ocr.engine import RECOMMENDED_ENV, EngineInfo, engine_info, ocr_languages, require_languages
 from casetrack.ocr.images import PIXEL_LIMIT, ScanPage, image_page_count, image_pages
-from casetrack.ocr.layout import OcrLine, OcrPage, OcrParagraph, source_box
+from casetrack.ocr.layout import LineNumbers, OcrLine, OcrPage, OcrParagraph, source_box
+from casetrack.ocr.margin import numbered_paragraphs
 from casetrack.ocr.recognize import margin_text, ocr_image
 from casetrack.ocr.render import MAX_PIXELS, PDFIUM_LOCK, RenderedPage, pdf_page_count, render_pdf_page
 
@@ -29,6 +32,7 @@ __all__ = [
     "RECOMMENDED_ENV",
     "EngineInfo",
     "ImageTooLargeError",
+    "LineNumbers",
     "OcrFailedError",
     "OcrLine",
     "OcrPage",
@@ -41,6 +45,7 @@ __all__ = [
     "image_page_count",
     "image_pages",
     "margin_text",
+    "numbered_paragraphs",
     "ocr_image",
     "ocr_languages",
     "pdf_page_count",

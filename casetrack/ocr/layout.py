@@ -45,6 +45,18 @@ class OcrParagraph:
 
 
 @dataclass(frozen=True)
+class LineNumbers:
+    """A transcript's printed margin numbers, read apart from the page (ocr/margin.py): one entry
+    per line of the page, in `OcrPage.lines` order."""
+
+    numbers: tuple[int | None, ...]  # the line's printed number; None: on no numbered row
+    dropped: tuple[bool, ...]  # the line leaves: margin digits tesseract read, or text read as a vertical line
+    edge: int  # x (pixels) where the text column starts; the margin strip lies left of it
+    pitch: float  # pixels from one numbered row to the next
+    seconds: float  # wall time of the margin read
+
+
+@dataclass(frozen=True)
 class OcrPage:
     """One page's OCR. Boxes are in the image OCR'd: the input turned `rotation` degrees clockwise,
     then rotated `skew` degrees counter-clockwise about its centre (same size)."""
@@ -57,6 +69,7 @@ class OcrPage:
     height: int
     seconds: float  # wall time of this page's OCR
     dpi: int | None = None  # the resolution tesseract was told (None: it estimated one)
+    margin: LineNumbers | None = None  # a transcript page's printed line numbers (ocr/margin.py)
 
     @property
     def lines(self) -> Iterator[OcrLine]:
@@ -94,6 +107,11 @@ def _words(tsv: str) -> Iterator[_Word]:
         if confidence < 0 or not text:
             continue
         yield _Word((block, par, line), text, min(confidence, 100.0), (left, top, left + width, top + height))
+
+
+def tsv_words(tsv: str) -> list[tuple[str, float, Box]]:
+    """Every word of tesseract's TSV: its text, confidence (0-100) and box, in tesseract's order."""
+    return [(w.text, w.confidence, w.box) for w in _words(tsv)]
 
 
 def is_noise(text: str, confidence: float) -> bool:

@@ -81,7 +81,7 @@ def detect_rotation(image: Image.Image, dpi: int | None, deadline: float) -> int
     return rotate
 
 
-def _otsu(values: NDArray[np.uint8]) -> int:
+def otsu(values: NDArray[np.uint8]) -> int:
     """The grey level t that best splits `values` into ink (<= t) and paper (> t): Otsu's method."""
     hist = np.bincount(values.ravel(), minlength=256).astype(np.float64)
     total = hist.sum()
@@ -99,7 +99,7 @@ def _ink(image: Image.Image) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     gray = image.convert("L") if image.mode != "L" else image
     factor = max(1, round(max(gray.size) / SKEW_SIDE))
     small = np.asarray(gray.reduce(factor) if factor > 1 else gray, dtype=np.uint8)
-    ink = small <= _otsu(small)  # Otsu: levels up to the threshold are the dark class
+    ink = small <= otsu(small)  # Otsu: levels up to the threshold are the dark class
     if ink.mean() > 0.5:  # light text on a dark ground
         ink = ~ink
     rows, cols = np.nonzero(ink)

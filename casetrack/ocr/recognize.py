@@ -10,7 +10,11 @@
      DOUBT_CONFIDENCE (an upside-down page reads as garbage: 22-34 against 91-96 for upright pages)
      or most of its lines are taller than wide (tesseract reads a page on its side, but its boxes
      stay turned). Then tesseract OSD (`orient.detect_rotation`, which leaves unsure pages alone)
-     and, if OSD says turn, steps 2-3 again on the turned page; the better reading is kept.
+     and, if OSD says turn, steps 2-3 again on the turned page; the better reading is kept;
+  5. a transcript's printed line numbers (`OcrPage.margin`, ocr/margin.py): the left margin strip
+     of the kept reading's straightened image read on its own, digits only; only when the strip's
+     ink looks like a column of numbers (else no tesseract run, and `margin` is None); a margin
+     read that fails or runs past the page's budget is given up, the page kept as read.
 Languages are checked first (`require_languages`): tesseract given "eng+xyz" without xyz would
 warn and read with eng alone. The timeout is one budget for the whole page (all tesseract runs);
 past it tesseract is killed and `OcrTimeoutError` raised. `dpi` is what tesseract is told the
@@ -33,13 +37,16 @@ Both are safe to call from several threads at once (each call runs its own tesse
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 
 from PIL import Image
 
+from casetrack.errors import ParseError
 from casetrack.ocr.engine import remaining, require_languages, run_tesseract
-from casetrack.ocr.layout import OcrLine, OcrPage, OcrParagraph, parse_tsv
+from casetrack.ocr.layout import LineNumbers, OcrLine, OcrPage, OcrParagraph, parse_tsv
+from casetrack.ocr.margin import read_line_numbers
 from casetrack.ocr.orient import MIN_SKEW, as_gray, detect_rotation, estimate_skew, looks_sideways, upright
 
 DOUBT_CONFIDENCE = 70.0  # a first reading under this mean word confidence may be upside down
@@ -47,6 +54,8 @@ SIDEWAYS_SHARE = 0.5  # of the lines (4+ characters) taller than wide: the page 
 SIDEWAYS_MARGIN = 10.0  # confidence points the upright reading of a sideways page may lose and still win
 MARGIN_FRACTION = 0.1  # of the page height, top and bottom: 1.1 inches of a letter page
 _MARGIN_GAP = 64  # white pixels between the stacked strips, so tesseract sees two regions
+
+log = logging.getLogger(__name__)
 
 
 def _for_tesseract(image: Image.Image) -> Image.Image:
@@ -67,6 +76,7 @@ class _Reading:
     rotation: int
     skew: float
     size: tuple[int, int]
+    image: Image.Image  # the straightened image tesseract read
 
 
 def _read(gray: Image.Image, rotation: int, languages: str, dpi: int | None, deadline: float) -> _Reading:
@@ -78,7 +88,7 @@ def _read(gray: Image.Image, rotation: int, languages: str, dpi: int | None, dea
     final = upright(turned, 0, skew)
     tsv = run_tesseract("tsv", _for_tesseract(final), languages, _config(3, dpi), deadline)
     paragraphs, confidence = parse_tsv(tsv)
-    return _Reading(paragraphs, confidence, rotation, skew, final.size)
+    return _Reading(paragraphs, confidence, rotation, skew, final.size, final)
 
 
 def _sideways(reading: _Reading) -> bool:
@@ -88,8 +98,21 @@ def _sideways(reading: _Reading) -> bool:
     return bool(lines) and tall > SIDEWAYS_SHARE * len(lines)
 
 
-def ocr_image(image: Image.Image, languages: str, timeout: float = 120.0, dpi: int | None = 300) -> OcrPage:
-    """OCR of one page image, straightened, and turned upright when in doubt (module docstring)."""
+def _line_numbers(reading: _Reading, languages: str, dpi: int | None, deadline: float) -> LineNumbers | None:
+    """A transcript page's printed margin numbers (ocr/margin.py); None when there are none or
+    they could not be read (the page keeps what OCR read)."""
+    lines = [line for paragraph in reading.paragraphs for line in paragraph.lines]
+    try:
+        return read_line_numbers(reading.image, lines, languages, dpi, deadline) if lines else None
+    except ParseError as e:
+        log.warning("margin line numbers not read: %s", e.message)
+        return None
+
+
+def ocr_image(image: Image.Image, languages: str, timeout: float = 120.0, dpi: int | None = 300,
+              line_numbers: bool = True) -> OcrPage:
+    """OCR of one page image, straightened, and turned upright when in doubt (module docstring);
+    `line_numbers`: read a transcript's margin numbers apart (`OcrPage.margin`, ocr/margin.py)."""
     started = time.perf_counter()
     deadline = time.monotonic() + timeout
     require_languages(languages)  # tesseract would drop a missing one of "eng+xyz" and go on
@@ -106,8 +129,9 @@ def ocr_image(image: Image.Image, languages: str, timeout: float = 120.0, dpi: i
             margin = SIDEWAYS_MARGIN if sideways else 0.0
             if turned.confidence is not None and turned.confidence + margin >= reading.confidence:
                 reading = turned
+    numbers = _line_numbers(reading, languages, dpi, deadline) if line_numbers else None
     return OcrPage(reading.paragraphs, reading.confidence, reading.rotation, reading.skew, *reading.size,
-                   round(time.perf_counter() - started, 3), dpi)
+                   round(time.perf_counter() - started, 3), dpi, numbers)
 
 
 def margin_text(image: Image.Image, languages: str, *, dpi: int | None = 300,

@@ -3,7 +3,10 @@ on disk as soon as it is read so an interrupted file resumes where it stopped.
 
 An OCR'd page has the same layout as a native one (paragraphs of lines, parse/pagebuilder.py):
 tesseract's paragraphs and lines become ours, in its reading order (block by block, so a
-two-column scan reads column by column); each line keeps its mean word confidence.
+two-column scan reads column by column); each line keeps its mean word confidence. A scanned
+transcript page whose margin numbers were read apart (ocr/margin.py) reads as a native one does:
+top to bottom, each line "12 text" with its printed number first, for the transcript rule
+(parse/transcript.py); any other page exactly as tesseract read it.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from casetrack.parse.pagebuilder import PageBuilder
 
 log = logging.getLogger(__name__)
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: transcript pages carry their margin numbers
 
 
 def ocr_problem(options: ParseOptions) -> ParseError | None:
@@ -42,9 +45,12 @@ def ocr_problem(options: ParseOptions) -> ParseError | None:
 
 
 def page_from_ocr(ocr: Any, number: int | None) -> Page:
-    """A `Page` from casetrack.ocr's OcrPage: its paragraphs and lines, each line's confidence."""
+    """A `Page` from casetrack.ocr's OcrPage: its paragraphs and lines, each line's confidence
+    (a transcript page's lines with their printed margin numbers, module docstring)."""
+    from casetrack.ocr import numbered_paragraphs
+
     builder = PageBuilder(number)
-    for paragraph in ocr.paragraphs:
+    for paragraph in numbered_paragraphs(ocr):
         lines = list(paragraph.lines)
         builder.add_paragraph([line.text for line in lines], confidences=[line.confidence for line in lines])
     method = ExtractionMethod.OCR if not builder.is_empty else ExtractionMethod.NONE
