@@ -6,8 +6,8 @@ CUAD contracts, ingested in-process); two CLI searches run without a daemon (in-
 `CASETRACK_CLI_DAEMON=never`); then the daemon starts with that memory mode and a short model idle
 time, and its RSS (psutil, the daemon process only) is read when idle: after start, after CLI
 searches through it, after it ingested a long text PDF (N pages of CUAD contracts, concatenated;
-its peak RSS sampled every 50 ms during the ingest, the parse child's apart) and after the idle
-timer unloaded the models. Last, with no daemon, a search that starts one (`always`, what a
+its peak RSS sampled every 50 ms during the ingest, the parse child's apart), each time after the
+idle timer unloaded the models (after the searches, and again after the ingest). Last, with no daemon, a search that starts one (`always`, what a
 terminal gets) and the search after it.
 
 Usage: python bench/footprint.py [--modes full standard constrained] [--pages 300]
@@ -164,6 +164,10 @@ def run_mode(work: Path, mode: str, pdf: Path, idle_minutes: float, searches: in
     time.sleep(1.0)
     out["rss_search"], out["split_search"] = rss_mb(pid), rss_split(pid)
     out["loaded_after_search"] = daemon_info(env)["loaded_models"]
+    wait_unloaded(env, idle_minutes * 60 * 2 + 120)  # idle after searches only: what most days are
+    time.sleep(1.0)
+    out["rss_search_unloaded"], out["split_search_unloaded"] = rss_mb(pid), rss_split(pid)
+    search(env, QUERIES[3])  # the models back for the ingest's comparison
     with PeakSampler(pid) as sampler:
         out["ingest_s"], report = cli(env, "ingest", "--case", "Bench", str(pdf), "--json")
     out["ingest_chunks"] = json.loads(report)["summary"]["chunks"]
@@ -184,10 +188,11 @@ def run_mode(work: Path, mode: str, pdf: Path, idle_minutes: float, searches: in
 
 def report(rows: list[dict[str, Any]], pages: int, idle_minutes: float) -> None:
     print(f"\nIdle RSS of the daemon (MB; model idle time {idle_minutes:g} min for the unload column)")
-    print(f"{'mode':<12}{'start':>8}{'search':>8}{'ingest':>8}{'unloaded':>10}   models loaded after search")
+    print(f"{'mode':<12}{'start':>8}{'search':>8}{'unloaded':>10}{'ingest':>8}{'unloaded':>10}"
+          "   models loaded after search")
     for r in rows:
-        print(f"{r['mode']:<12}{r['rss_start']:>8.0f}{r['rss_search']:>8.0f}{r['rss_ingest']:>8.0f}"
-              f"{r['rss_unloaded']:>10.0f}   {', '.join(r['loaded_after_search'])}")
+        print(f"{r['mode']:<12}{r['rss_start']:>8.0f}{r['rss_search']:>8.0f}{r['rss_search_unloaded']:>10.0f}"
+              f"{r['rss_ingest']:>8.0f}{r['rss_unloaded']:>10.0f}   {', '.join(r['loaded_after_search'])}")
     print(f"\nIngest of a {pages}-page text PDF through the daemon")
     print(f"{'mode':<12}{'chunks':>8}{'wall s':>8}{'peak MB':>9}{'parse child peak MB':>21}")
     for r in rows:
@@ -204,7 +209,7 @@ def report(rows: list[dict[str, Any]], pages: int, idle_minutes: float) -> None:
     print("\nRSS split (MB, anonymous + file-backed) and the daemon's log of each idle unload")
     for r in rows:
         split = "  ".join(f"{k} {r[f'split_{k}'].get('RssAnon', 0):.0f}+{r[f'split_{k}'].get('RssFile', 0):.0f}"
-                          for k in ("start", "search", "unloaded") if f"split_{k}" in r)
+                          for k in ("start", "search", "search_unloaded", "unloaded") if f"split_{k}" in r)
         print(f"{r['mode']:<12}{split}")
         for line in r.get("unloads", []):
             print(f"{'':<12}{line}")

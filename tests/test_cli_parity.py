@@ -200,3 +200,19 @@ def test_jobs_without_a_daemon_say_where_jobs_live(home: Path) -> None:
         r = ct(home, *args, ok=False)
         assert r.exit_code == 1, r.output
         assert "No CaseTrack daemon is running" in r.output and "casetrack daemon start" in r.output
+
+
+def test_deletes_print_json(home: Path, tmp_path: Path) -> None:
+    ct(home, "case", "create", "Quarto")
+    note = tmp_path / "nota.txt"
+    note.write_text("Nota de teste sobre o prazo de contestação.\n", encoding="utf-8")
+    ct(home, "ingest", "--case", "Quarto", str(note))
+    doc = ct_json(home, "documents", "list", "--case", "Quarto")[0]
+    assert ct_json(home, "documents", "delete", "--case", "Quarto", "nota.txt", "--yes") == {
+        "deleted": "nota.txt", "id": doc["id"], "case": "Quarto"}
+    assert ct_json(home, "documents", "list", "--case", "Quarto") == []
+    ct(home, "case", "use", "Quarto")
+    case_id = ct_json(home, "case", "use")["default_case"]["id"]
+    assert ct_json(home, "case", "delete", "Quarto", "--yes") == {"deleted": "Quarto", "id": case_id,
+                                                                  "was_default": True}
+    assert ct_json(home, "case", "use")["default_case"] is None

@@ -220,8 +220,9 @@ def archive(ctx: click.Context, name: str) -> None:
 @case.command("delete")
 @click.argument("name")
 @click.option("--yes", is_flag=True, help="Confirm: delete the case and all its data for good.")
+@click.option("--json", "as_json", is_flag=True, help='Print JSON: {"deleted": NAME, "id": ID, "was_default": BOOL}.')
 @click.pass_context
-def delete(ctx: click.Context, name: str, yes: bool) -> None:
+def delete(ctx: click.Context, name: str, yes: bool, as_json: bool) -> None:
     """Delete a case and everything stored for it (original files are not touched)."""
     app = get_app(ctx)
     record = app.registry.get(name, destructive=True)  # a name that is also another case's id: ask which
@@ -231,10 +232,15 @@ def delete(ctx: click.Context, name: str, yes: bool) -> None:
             f'Confirm with: casetrack case delete "{record.name}" --yes',
         )
     app.delete_case(record.id)
-    click.echo(f"Deleted case '{record.name}'. Your original files were not touched.")
     default = default_case(app.settings)
-    if default is not None and default["id"] == record.id:
+    was_default = default is not None and default["id"] == record.id
+    if was_default:
         set_default_case(app.settings, None)
+    if as_json:
+        click.echo(json.dumps({"deleted": record.name, "id": record.id, "was_default": was_default}))
+        return
+    click.echo(f"Deleted case '{record.name}'. Your original files were not touched.")
+    if was_default:
         click.echo("It was the default case; set another: casetrack case use NAME")
 
 

@@ -105,16 +105,21 @@ def _pages(numbers: list[int], most: int = 15) -> str:
 @case_option
 @click.argument("document")
 @click.option("--yes", is_flag=True, help="Confirm: remove the document's text, vectors and index entries for good.")
+@click.option("--json", "as_json", is_flag=True, help='Print JSON: {"deleted": NAME, "id": ID, "case": CASE}.')
 @click.pass_context
-def delete(ctx: click.Context, case: str, document: str, yes: bool) -> None:
+def delete(ctx: click.Context, case: str, document: str, yes: bool, as_json: bool) -> None:
     """Delete a document from a case: its text, vectors and index entries leave the disk (the
     original file is not touched)."""
     app = get_app(ctx)
-    name = app.document_details(case, document)["name"]
+    details = app.document_details(case, document)
+    name = details["name"]
     if not yes:
         raise CaseTrackError(
             f"Deleting '{name}' removes its text, vectors and index entries from this computer for good.",
             f'Confirm with: casetrack documents delete --case "{app.registry.get(case).name}" "{name}" --yes',
         )
     deleted = app.delete_document(case, document)
+    if as_json:
+        click.echo(json.dumps({"deleted": deleted, "id": details.get("id"), "case": app.registry.get(case).name}))
+        return
     click.echo(f"Deleted '{deleted}' from the case and from the disk. Your original file was not touched.")

@@ -239,9 +239,11 @@ def ingest_folder(ctx: click.Context, case: str, folder: Path, recursive: bool, 
 
             raise CaseTrackError("--dry-run needs --sync." if not mirror else "--force cannot be part of a sync.",
                                  f'casetrack ingest-folder --case "{case}" "{folder}" --sync --dry-run')
-        root = ctx.find_root().command
-        assert isinstance(root, click.Group)
-        ctx.invoke(root.commands["sync"], case=case, folder=folder, recursive=recursive, dry_run=dry_run,
+        top = ctx.find_root()
+        assert isinstance(top.command, click.Group)
+        sync = top.command.get_command(top, "sync")
+        assert sync is not None
+        ctx.invoke(sync, case=case, folder=folder, recursive=recursive, dry_run=dry_run,
                    as_json=as_json)
         return
 

@@ -15,12 +15,64 @@ from casetrack.privacy import keep_local
 
 __all__ = ["CaseTrackGroup", "cli", "main"]
 
+
 def _configure_logging(verbose: int) -> None:
     level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
     logging.basicConfig(stream=sys.stderr, level=level, format="%(levelname)s %(name)s: %(message)s")
 
 
-@click.group(cls=CaseTrackGroup, context_settings={"help_option_names": ["-h", "--help"]})
+# Each command's module is imported only when that command runs (or help lists them all): a
+# `casetrack search` through the daemon then imports its own module, not all sixteen (~0.2 s).
+_COMMANDS: dict[str, str] = {
+    "case": "case_cmds:case",
+    "ingest": "ingest_cmds:ingest",
+    "ingest-folder": "ingest_cmds:ingest_folder",
+    "reocr": "ingest_cmds:reocr",
+    "sync": "sync_cmds:sync",
+    "watch": "sync_cmds:watch",
+    "documents": "document_cmds:documents",
+    "search": "search_cmds:search",
+    "chunk": "search_cmds:chunk",
+    "authorities": "search_cmds:authorities",
+    "entity": "search_cmds:entity",
+    "find-entity": "search_cmds:find_entity",
+    "demo": "search_cmds:demo",
+    "verify": "verify_cmds:verify",
+    "table": "table_cmds:table",
+    "eval": "table_cmds:evaluate",
+    "status": "status_cmds:status",
+    "reembed": "status_cmds:reembed",
+    "audit": "status_cmds:audit",
+    "models": "models_cmds:models",
+    "serve": "daemon_cmds:serve",
+    "daemon": "daemon_cmds:daemon",
+    "jobs": "jobs_cmds:jobs",
+    "setup-claude-code": "setup_cmds:setup_claude_code_cmd",
+    "setup-claude-desktop": "setup_cmds:setup_claude_desktop_cmd",
+    "doctor": "doctor_cmds:doctor",
+    "update": "maintenance_cmds:update",
+    "uninstall": "maintenance_cmds:uninstall",
+}
+
+
+class LazyCommands(CaseTrackGroup):
+    """`casetrack`'s group: its commands are `_COMMANDS`, each imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in _COMMANDS:
+            import importlib
+
+            module, attr = _COMMANDS[cmd_name].split(":")
+            command = getattr(importlib.import_module(f"casetrack.cli.{module}"), attr)
+            assert isinstance(command, click.Command) and command.name == cmd_name, cmd_name
+            self.add_command(command)
+        return self.commands.get(cmd_name)
+
+
+@click.group(cls=LazyCommands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--data-dir",
     type=click.Path(file_okay=False),
@@ -72,58 +124,6 @@ def cli(
 
     ctx.obj = resolve_settings(data_dir, models_dir, environ={}, memory_mode=memory_mode, ocr_languages=ocr_languages,
                                allowed_roots=os.environ.get("CASETRACK_ALLOWED_ROOTS"), keep_revoked=keep_revoked)
-
-
-def _register() -> None:
-    from casetrack.cli import (
-        case_cmds,
-        daemon_cmds,
-        doctor_cmds,
-        document_cmds,
-        ingest_cmds,
-        jobs_cmds,
-        maintenance_cmds,
-        models_cmds,
-        search_cmds,
-        setup_cmds,
-        status_cmds,
-        table_cmds,
-        verify_cmds,
-    )
-
-    cli.add_command(case_cmds.case)
-    cli.add_command(ingest_cmds.ingest)
-    cli.add_command(ingest_cmds.ingest_folder)
-    cli.add_command(ingest_cmds.reocr)
-    from casetrack.cli import sync_cmds
-
-    cli.add_command(sync_cmds.sync)
-    cli.add_command(sync_cmds.watch)
-    cli.add_command(document_cmds.documents)
-    cli.add_command(search_cmds.search)
-    cli.add_command(search_cmds.chunk)
-    cli.add_command(search_cmds.authorities)
-    cli.add_command(search_cmds.entity)
-    cli.add_command(search_cmds.find_entity)
-    cli.add_command(search_cmds.demo)
-    cli.add_command(verify_cmds.verify)
-    cli.add_command(table_cmds.table)
-    cli.add_command(table_cmds.evaluate)
-    cli.add_command(status_cmds.status)
-    cli.add_command(status_cmds.reembed)
-    cli.add_command(status_cmds.audit)
-    cli.add_command(models_cmds.models)
-    cli.add_command(daemon_cmds.serve)
-    cli.add_command(daemon_cmds.daemon)
-    cli.add_command(jobs_cmds.jobs)
-    cli.add_command(setup_cmds.setup_claude_code_cmd)
-    cli.add_command(setup_cmds.setup_claude_desktop_cmd)
-    cli.add_command(doctor_cmds.doctor)
-    cli.add_command(maintenance_cmds.update)
-    cli.add_command(maintenance_cmds.uninstall)
-
-
-_register()
 
 
 def _downloads_models(args: Sequence[str]) -> bool:

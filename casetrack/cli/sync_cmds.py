@@ -136,7 +136,7 @@ def print_plan(plan: SyncPlan, case: str, dry_run: bool) -> None:
 
 
 _settle_option = click.option("--settle", "settle_s", type=click.FloatRange(min=0), default=None,
-                              help=SETTLE_HELP + " [default: 3]")
+                              help=f"{SETTLE_HELP} [default: {DEFAULT_SETTLE_S:g}]")
 
 
 @click.command("sync")
