@@ -100,9 +100,12 @@ def read(ctx: click.Context, op: str, args: dict[str, Any]) -> Any:
             click.secho(f"Note: {answer.why} Running it in this process instead.", fg="yellow", err=True)
         else:
             log.info("%s in this process: %s", op, answer.why)
+    app = get_app(ctx)
+    if isinstance(args.get("case"), str):
+        app.registry.get(args["case"])  # a wrong case name said now, not after ~2 s of imports
     from casetrack.daemon.reads import run_read
 
-    return run_read(get_app(ctx), op, args)
+    return run_read(app, op, args)
 
 
 def _may_start(mode: str) -> bool:
