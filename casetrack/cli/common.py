@@ -81,7 +81,7 @@ def cli_daemon_mode(environ: dict[str, str] | None = None) -> str:
 
 def read(ctx: click.Context, op: str, args: dict[str, Any]) -> Any:
     """Run read command `op` (`daemon/reads.py`) in the data directory's daemon, whose models are
-    loaded (~0.2 s), or in this process (~2 s: the models load first). Same JSON either way.
+    loaded (~0.2 s), or in this process (3.5-4.7 s: LanceDB imports, the models load). Same JSON either way.
 
     With no daemon running, one is started when a person runs the command in a terminal: from the
     second search on it answers in a tenth of the time (measured: bench/footprint.py)."""
