@@ -178,3 +178,35 @@ def test_fetch_by_row_id_follows_writes_deletes_and_compaction(store: CaseStore)
         store.commit_document(f"e{i}", f"e{i}.txt", None, f"t{i}", rows([f"text {i}"], seed=i), doc_row(f"e{i}.txt", 1))
     assert store.lance.maintain()  # compaction rewrites fragments: row ids change
     check()
+
+
+N_WRITES = 300
+
+
+def _writer_process(case_dir: str, registry_dir: str, prefix: str, n: int, start: Any) -> None:
+    reg = CaseRegistry(Path(registry_dir) / "r.sqlite", Path(registry_dir) / "cases")
+    store = CaseStore(reg.list()[0], Path(case_dir))
+    start.wait()  # both write at the same time
+    for i in range(n):
+        store._write_case_json(**{f"{prefix}{i}": i})
+    store.close()
+
+
+def test_two_processes_changing_case_json_at_once_lose_nothing(store: CaseStore) -> None:
+    """Each write merges its key into what case.json holds; unlocked, a process that read before
+    the other's replace would write the other's last key away."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    registry_dir = store.dir.parent.parent  # the fixture's tmp_path
+    start = ctx.Barrier(2)
+    procs = [ctx.Process(target=_writer_process, args=(str(store.dir), str(registry_dir), p, N_WRITES, start))
+             for p in "ab"]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join(60)
+        assert proc.exitcode == 0
+    info = store.case_info()
+    missing = [f"{p}{i}" for p in "ab" for i in range(N_WRITES) if f"{p}{i}" not in info]
+    assert not missing, missing

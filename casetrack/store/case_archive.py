@@ -39,7 +39,7 @@ _CHUNK = 1 << 20
 # Never part of a case's portable state: locks, OCR page caches (kept only while a file is being
 # ingested), temp files, SQLite side files (the journal is copied through the backup API), files
 # set aside as damaged, and the sources folder of an imported case (sources travel as sources/).
-_SKIP_TOP = frozenset({"writer.lock", "ocr", "sources", JOURNAL, f"{JOURNAL}-wal", f"{JOURNAL}-shm",
+_SKIP_TOP = frozenset({"writer.lock", "case.json.lock", "ocr", "sources", JOURNAL, f"{JOURNAL}-wal", f"{JOURNAL}-shm",
                        f"{JOURNAL}-journal"})
 _SKIP_NAME = re.compile(r"(^\.tantivy-.*\.lock$)|(\.tmp$)|(\.part$)|(\.damaged-\d+)|(^\.import-)")
 # Already compressed: deflating them again costs time for nothing.

@@ -32,10 +32,12 @@ from casetrack.store.journal_repair import (
 )
 from casetrack.store.lance_repair import lance_short, make_whole
 from casetrack.store.lance_tables import CHUNKS, LanceTables, keyword_texts
-from casetrack.store.lock import WriterLock
+from casetrack.store.lock import WriterLock, briefly_locked
 from casetrack.store.registry import CaseRecord
 
 log = logging.getLogger(__name__)
+
+CASE_JSON_LOCK = "case.json.lock"  # held while case.json is read, changed and replaced
 
 
 def chunk_id_for(doc_id: str, gen: int, seq: int) -> str:
@@ -84,13 +86,16 @@ class CaseStore:
             return {}
 
     def _write_case_json(self, **extra: Any) -> None:
-        current = self.case_info()
-        info = {**current, **self.record.to_json(), **extra}
-        if info == current:
-            return  # opening a case for reading writes nothing
-        tmp = self._case_json_path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")  # threads too
-        tmp.write_text(json.dumps(info, indent=2), encoding="utf-8")
-        os.replace(tmp, self._case_json_path)
+        """Merge `extra` and the registry's record into case.json: read, change and replace under
+        `case.json.lock`, so a CLI and the daemon changing it at once lose nothing."""
+        with briefly_locked(self.dir / CASE_JSON_LOCK):
+            current = self.case_info()
+            info = {**current, **self.record.to_json(), **extra}
+            if info == current:
+                return  # opening a case for reading writes nothing
+            tmp = self._case_json_path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")  # threads too
+            tmp.write_text(json.dumps(info, indent=2), encoding="utf-8")
+            os.replace(tmp, self._case_json_path)
 
     def settings(self) -> CaseSettings:
         """The case's own settings (case.json "settings"; defaults for what it lacks)."""

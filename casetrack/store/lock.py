@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
@@ -92,3 +94,22 @@ class WriterLock:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.release()
+
+
+@contextmanager
+def briefly_locked(path: Path, timeout: float = 10.0) -> Iterator[None]:
+    """Hold an OS lock on `path` for a short read-modify-write of a small file (case.json): two
+    processes (or threads) changing it at once take turns instead of one losing the other's
+    change. Waits up to `timeout` seconds, then goes on unlocked (a stuck holder must not stop a
+    case from opening; the write itself stays atomic)."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    locked = False
+    try:
+        deadline = time.monotonic() + timeout
+        while not (locked := _try_lock(fd)) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        yield
+    finally:
+        if locked:
+            _unlock(fd)
+        os.close(fd)
