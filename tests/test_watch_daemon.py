@@ -206,3 +206,30 @@ def test_the_daemon_ingests_what_lands_in_a_watched_folder_once_whole(tmp_path: 
         # nothing watched, no client, no job: the daemon now exits when idle, and late.txt stays out
         _wait("the idle daemon exited", lambda: not _running(home), 60)
         assert set(_documents(home, "Watched")) == {"Port77DF.txt", "landing.txt"}
+
+
+def test_the_daemons_watch_follows_a_renamed_file_without_ingesting_it_again(tmp_path: Path) -> None:
+    from casetrack.daemon.service import Service
+
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    first = aged(Path(shutil.copyfile(require(RAW / "RR474820145230056.txt"), folder / "minuta.txt")))
+    service = Service(resolve_settings(tmp_path / "home", MODELS, environ={}))
+    app = service.app
+    try:
+        app.create_case("Inbox", "other", "pt")
+        assert [r.status for r in app.ingest("Inbox", [first])] == ["ingested"]
+        set_watch(app, "Inbox", folder, recursive=False)
+        before = {d["name"]: d["id"] for d in app.list_documents("Inbox")}
+        aged(first.rename(folder / "minuta final.txt"))
+        with app.writing("Inbox"):  # a job holds the case: the rename waits for the next look
+            service.watcher.poll()
+        assert [d["name"] for d in app.list_documents("Inbox")] == ["minuta.txt"]
+        service.watcher.poll()
+        after = {d["name"]: d["id"] for d in app.list_documents("Inbox")}
+        assert after == {"minuta final.txt": before["minuta.txt"]}  # same document, new name
+        assert service.jobs.recent() == []  # nothing ingested again
+        hits = app.search("Inbox", "recurso de revista").hits
+        assert hits and {h.provenance.document for h in hits} == {"minuta final.txt"}
+    finally:
+        service.close()

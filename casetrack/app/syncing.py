@@ -66,14 +66,15 @@ def plan_folder(app: CaseTrack, case: str, folder: Path, recursive: bool, settle
 
 
 def apply_moves(app: CaseTrack, case: str, plan: SyncPlan, remove: bool = True,
-                on_line: Callable[[str], None] | None = None) -> Applied:
-    """Remove (when `remove`) the documents whose file is gone, then follow the renamed files."""
+                on_line: Callable[[str], None] | None = None, wait: float = WAIT_FOR_WRITER_S) -> Applied:
+    """Remove (when `remove`) the documents whose file is gone, then follow the renamed files
+    (waiting up to `wait` seconds for the case's writer lock: CaseBusyError after)."""
     from casetrack.ingest.attachments import delete_with_attachments
 
     done = Applied()
     if not (plan.rename or (remove and plan.remove)):
         return done
-    with app.writing(case, wait=WAIT_FOR_WRITER_S) as store:
+    with app.writing(case, wait=wait) as store:
         for removal in plan.remove if remove else []:
             for doc_id in removal.document_ids:
                 if store.journal.get(doc_id) is not None:  # a mailbox's message may have gone with another

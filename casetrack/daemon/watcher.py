@@ -4,9 +4,10 @@ A background thread looks at every watched folder of every active case every
 `WATCH_INTERVAL_S` seconds (app/watching.py `FolderWatch`, the same looks as `casetrack
 watch`); the new and changed files that have settled go to the job manager as one ingest job
 (label "watch FOLDER"): progress, `jobs list`, get_job and resume after a crash apply, and the
-job worker stays the case's one writer. The thread itself never writes a case: it reads
-case.json and plans. It never removes documents, and it does not follow renamed files (that
-writes the case outside a job): it says so once, with `casetrack sync`, which does.
+job worker stays the case's one writer. A renamed or moved file (the bytes of a document the
+case holds) is followed by the thread itself, as `casetrack watch` does: the document takes the
+new name and path, nothing is ingested again (a small crash-safe write under the case's writer
+lock; when a job holds the lock, the rename waits for the next look). It never removes documents.
 
 One job per folder at a time: the folder is not looked at again until its job has finished
 (its failed files are then not tried again until they change). Files already in an unfinished
@@ -20,14 +21,14 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from casetrack.app import CaseTrack
 from casetrack.app.watching import WATCH_INTERVAL_S, FolderWatch, results_from_json
 from casetrack.daemon.jobs import Job, JobManager
 from casetrack.domain.cases import CaseStatus
-from casetrack.errors import CaseTrackError
+from casetrack.errors import CaseBusyError, CaseTrackError
 from casetrack.ingest.folder_sync import DEFAULT_SETTLE_S, SyncPlan
 from casetrack.logsafe import safe_for_log
 from casetrack.store.case_store import watched_in
@@ -43,7 +44,6 @@ class _Watched:
     watch: FolderWatch
     job_id: str | None = None  # the folder's unfinished ingest job
     plan: SyncPlan | None = None  # the plan that job came from
-    said: set[str] = field(default_factory=set)  # renamed files already logged
 
 
 class FolderWatcher:
@@ -142,16 +142,28 @@ class FolderWatcher:
         w.job_id, w.plan = None, None
         return True
 
+    def _follow_renames(self, case_id: str, w: _Watched, plan: SyncPlan) -> None:
+        """The documents whose file was renamed or moved take its new name and path (nothing is
+        ingested again); when the case is being written, the next look tries again."""
+        from casetrack.app.syncing import apply_moves
+
+        try:
+            done = apply_moves(self.app, case_id, plan, remove=False, wait=0.0)
+        except CaseBusyError:
+            w.watch.signature = None  # the folder is planned again at the next look
+            log.info("watch: %d renamed file(s) in %s wait for case %s to be free", len(plan.rename),
+                     safe_for_log(str(w.watch.folder)), safe_for_log(w.case_name))
+            return
+        for old, new in done.renamed:
+            log.info("watch: %s renamed to %s in case %s (nothing ingested again)", safe_for_log(old),
+                     safe_for_log(new), safe_for_log(w.case_name))
+
     def _submit(self, case_id: str, w: _Watched, plan: SyncPlan) -> None:
         for f in w.watch.new_waiting:
             log.info("watch: %s is still being copied; read once unchanged for %g s", safe_for_log(f.path),
                      self.settle_s)
-        for change in plan.rename:
-            if change.file.path not in w.said:
-                w.said.add(change.file.path)
-                log.info("watch: %s holds the bytes of document %s (renamed or moved): not followed by the "
-                         "daemon; casetrack sync --case %s %s follows it", safe_for_log(change.file.path),
-                         safe_for_log(change.document), safe_for_log(w.case_name), safe_for_log(str(w.watch.folder)))
+        if plan.rename:
+            self._follow_renames(case_id, w, plan)
         busy = {p for job in self.jobs.active() if job.kind == "ingest" and job.case_id == case_id for p in job.paths}
         paths = [p for p in plan.to_ingest() if str(p) not in busy]
         if not paths:
