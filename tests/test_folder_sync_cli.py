@@ -310,3 +310,33 @@ def test_sync_report_lists_what_was_ingested_removed_renamed_and_skipped(tmp_pat
     assert rows["instrucao.txt"]["Path"] == str((folder / "instrucao.txt").resolve())
     dry = run("ingest-folder", "--case", "Report", str(folder), "--sync", "--dry-run", "--report", str(tmp_path / "d.csv"))
     assert "No QC report with --dry-run" in dry.stderr and not (tmp_path / "d.csv").exists()
+
+
+def test_watch_json_prints_a_line_per_look_that_did_something(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from casetrack.cli import sync_cmds
+
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    first = folder / "minuta.txt"
+    first.write_bytes(require(RAW / "RR474820145230056.txt").read_bytes()[:1500])
+    aged(first)  # settled long ago
+    run("case", "create", "Watched", "--language", "pt")
+    real_sleep, looks = time.sleep, []
+
+    def sleep(seconds: float) -> None:  # the watch's pause between looks: rename, then Ctrl-C
+        if seconds != 0.37:
+            return real_sleep(seconds)
+        looks.append(seconds)
+        if len(looks) == 1:
+            first.rename(folder / "minuta final.txt")
+        else:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(sync_cmds.time, "sleep", sleep)
+    result = run("watch", "--case", "Watched", str(folder), "--interval", "0.37", "--settle", "0", "--json",
+                 env={"CASETRACK_CLI_DAEMON": "never"})
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [[f["name"] for f in line["files"]] for line in lines] == [["minuta.txt"], []]
+    assert lines[0]["files"][0]["status"] == "ingested" and lines[0]["summary"]["ingested"] == 1
+    assert lines[1]["renamed"] == [{"from": "minuta.txt", "to": "minuta final.txt"}] and lines[1]["removed"] == []
+    assert "Stopped watching." in result.stderr

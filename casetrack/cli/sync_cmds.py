@@ -186,9 +186,12 @@ def sync(ctx: click.Context, case: str, folder: Path | None, recursive: bool, dr
               help=SETTLE_HELP)
 @click.option("--sync", "mirror", is_flag=True,
               help="Also remove from the case the documents whose file leaves the folder (off: nothing is removed).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object per line for each look that did something: the files waiting, the "
+                   "documents removed and renamed, each file's ingest result and their summary.")
 @click.pass_context
 def watch(ctx: click.Context, case: str, folder: Path, recursive: bool, interval: float, settle_s: float,
-          mirror: bool) -> None:
+          mirror: bool, as_json: bool) -> None:
     """Watch FOLDER and ingest each new or changed file once it has stopped changing (a consume
     folder); renamed files are followed. Runs until Ctrl-C. Removes nothing unless --sync.
     (The daemon can watch a folder for a case too: casetrack case set NAME --watch FOLDER.)"""
@@ -203,7 +206,7 @@ def watch(ctx: click.Context, case: str, folder: Path, recursive: bool, interval
     try:
         while True:
             try:
-                _watch_once(ctx, app, case, mirror, state)
+                _watch_once(ctx, app, case, mirror, state, as_json)
             except CaseTrackError as e:  # the folder unplugged, the case busy: said once, tried again
                 if state.failed(e.message):
                     click.secho(f"Error: {e.message} (trying again every {interval:g}s)", fg="red", err=True)
@@ -214,20 +217,26 @@ def watch(ctx: click.Context, case: str, folder: Path, recursive: bool, interval
         click.echo("Stopped watching.", err=True)
 
 
-def _watch_once(ctx: click.Context, app: CaseTrack, case: str, mirror: bool, state: FolderWatch) -> None:
+def _watch_once(ctx: click.Context, app: CaseTrack, case: str, mirror: bool, state: FolderWatch,
+                as_json: bool = False) -> None:
     """One look at the folder (app/watching.py: a plan only when something changed or waits to
     settle), then apply it here."""
-    from casetrack.app.syncing import apply_moves
+    from casetrack.app.syncing import Applied, apply_moves
 
     plan = state.look(app, case)
     if plan is None:
         return
-    for f in state.new_waiting:
-        click.echo(f"  wait    {f.name}: still being copied, will be picked up once it stops changing")
+    waiting = [f.name for f in state.new_waiting]
+    for name in [] if as_json else waiting:
+        click.echo(f"  wait    {name}: still being copied, will be picked up once it stops changing")
     remove = mirror and not _kept_warning(plan, case)
-    if not (plan.add or plan.update or plan.rename or (remove and plan.remove)):
-        return
-    apply_moves(app, case, plan, remove=remove, on_line=click.echo)
-    results = _ingest(ctx, case, plan)
-    _print_results(results)
-    state.done(plan, results)
+    applied, results = Applied(), []
+    if plan.add or plan.update or plan.rename or (remove and plan.remove):
+        applied = apply_moves(app, case, plan, remove=remove, on_line=None if as_json else click.echo)
+        results = _ingest(ctx, case, plan)
+        if not as_json:
+            _print_results(results)
+        state.done(plan, results)
+    if as_json and (waiting or results or applied.removed or applied.renamed):
+        click.echo(json.dumps({"folder": str(plan.folder), "waiting": waiting, **applied.to_json(),
+                               **_results_json(results)}))
