@@ -342,3 +342,29 @@ def test_mcp_export_and_import(tmp_path: Path) -> None:
     assert listed.structured_content["active_case"] == case["id"]
     assert any(m and m.startswith("exporting") for _, _, m in progress)
     assert any(m and m.startswith("verifying") for _, _, m in progress)
+
+
+def test_an_imported_case_watches_nothing_and_forgets_folders_this_computer_lacks(
+        exported: tuple[CaseTrack, Path], tmp_path: Path) -> None:
+    from casetrack.app.watching import set_watch, watched_folders
+
+    app, archive = exported
+    here, gone = tmp_path / "here", tmp_path / "gone"
+    here.mkdir()
+    gone.mkdir()
+    set_watch(app, "Smith v. Jones", here, recursive=True)
+    with app.writing("Smith v. Jones") as store:
+        for folder in (here, gone):
+            store.remember_folder({"path": str(folder.resolve()), "recursive": False, "unsupported": {},
+                                   "mailboxes": {}})
+    export_case(app, "Smith v. Jones", archive, overwrite=True)
+    gone.rmdir()  # the other computer has `here` (the same machine) but not `gone`
+    other = make_app(tmp_path / "other")
+    report = import_case(other, archive)
+    assert watched_folders(other, "Smith v. Jones") == []
+    with other.reading("Smith v. Jones") as store:
+        assert [f["path"] for f in store.folders()] == [str(here.resolve())]
+    assert len(report.warnings) == 2
+    assert "not watched here" in report.warnings[0] and "--watch FOLDER" in report.warnings[0]
+    assert str(gone.resolve()) in report.warnings[1] and "--sync" in report.warnings[1]
+    assert watched_folders(app, "Smith v. Jones") != []  # the original keeps its own

@@ -276,6 +276,7 @@ def _finish(app: CaseTrack, tmp: Path, new_id: str, name: str, paths: dict[str, 
     try:
         store.lock.acquire()
         store.recover()
+        report.warnings += _local_folders(store, name)
         report.models_differed = model_mismatches(store.models(), app.pool, record.language, name)
         if report.models_differed:
             report.reembedded = _reembed(app, store, progress)
@@ -294,6 +295,23 @@ def _finish(app: CaseTrack, tmp: Path, new_id: str, name: str, paths: dict[str, 
         app.registry.delete(new_id)
         raise _name_taken(name, Path(report.source)) from e
     report.case = dict(app.registry.get(new_id).to_json())
+
+
+def _local_folders(store: CaseStore, name: str) -> list[str]:
+    """An imported case's folders are the exporting computer's: watched ones are not watched here
+    (the daemon would start reading a folder nobody chose on this computer), mirrored ones this
+    computer does not have are forgotten. Each says how to set it up again."""
+    warnings = []
+    for folder in store.watched():
+        store.set_watched(folder["path"], None)
+        warnings.append(f"The case watched {folder['path']} where it came from; not watched here. Watch a folder: "
+                        f'casetrack case set "{name}" --watch FOLDER')
+    for folder in store.folders():
+        if not Path(folder["path"]).is_dir():
+            store.forget_folder(folder["path"])
+            warnings.append(f"The case mirrored {folder['path']}, which this computer does not have; forgotten. "
+                            f'Mirror a folder: casetrack ingest-folder --case "{name}" FOLDER --sync')
+    return warnings
 
 
 def _reembed(app: CaseTrack, store: CaseStore, progress: PortableProgress | None) -> list[dict[str, Any]]:
