@@ -107,6 +107,7 @@ def test_loopback_transport_refuses_a_wrong_token(home: Path, tcp_env: None) -> 
         assert client.call(settings, "status", {})["version"] == __version__  # the right token works
 
 
+@pytest.mark.slow
 def test_two_clients_starting_at_once_share_one_daemon(home: Path) -> None:
     settings = settings_for(home)
     answers: list[dict[str, object]] = []
@@ -123,6 +124,7 @@ def test_two_clients_starting_at_once_share_one_daemon(home: Path) -> None:
         assert len(answers) == 3 and len({a["pid"] for a in answers}) == 1
 
 
+@pytest.mark.slow
 def test_a_daemon_that_lost_the_start_race_does_not_linger(home: Path) -> None:
     import psutil
 

@@ -155,6 +155,7 @@ def test_case_ingest_search_chunk_delete(home: Path, tmp_path: Path, mode: str) 
         anyio.run(main)
 
 
+@pytest.mark.slow
 def test_case_name_argument_and_status_changes(home: Path, tmp_path: Path) -> None:
     """A conversation need not depend on session state: every case tool takes case_name."""
     note = tmp_path / "nota.txt"

@@ -284,6 +284,7 @@ def test_a_corrupted_download_is_refused_and_nothing_is_installed(hub: FakeHub, 
     assert service.app.pool.resolve("E1", "en") is None
 
 
+@pytest.mark.slow
 def test_a_cancelled_download_continues_where_it_stopped(hub: FakeHub, tmp_path: Path) -> None:
     hub.rate = 8 << 20  # 8 MB/s: the 42 MB file takes ~5 s, time enough to cancel halfway
     service = service_for(tmp_path)

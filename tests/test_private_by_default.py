@@ -44,6 +44,7 @@ def _open_to_others(root: Path) -> list[str]:
 # -- permissions ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @posix_only
 def test_the_real_cli_leaves_nothing_readable_by_other_accounts(home: Path, tmp_path: Path) -> None:
     note = tmp_path / "note.txt"

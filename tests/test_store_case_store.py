@@ -192,6 +192,7 @@ def _writer_process(case_dir: str, registry_dir: str, prefix: str, n: int, start
     store.close()
 
 
+@pytest.mark.slow
 def test_two_processes_changing_case_json_at_once_lose_nothing(store: CaseStore) -> None:
     """Each write merges its key into what case.json holds; unlocked, a process that read before
     the other's replace would write the other's last key away."""
