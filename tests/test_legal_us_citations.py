@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+
+import pytest
+
 from casetrack.legal.parties import caption_parties
 from casetrack.legal.us_citations import find_us_citations
 from tests.conftest import DATA, require
@@ -28,3 +32,12 @@ def test_real_opinion() -> None:
     parties = caption_parties(text)
     assert [p.name for p in parties] == ["Ideal Electronic Security Co., Inc., et al",
                                          "International Fidelity Insurance Company"]
+
+
+def test_eyecite_overlap_warnings_stay_quiet(caplog: pytest.LogCaptureFixture) -> None:
+    """A compact's sections cited beside an appendix page ("Compact §2.12, 1 App. 13") made eyecite
+    log a warning per citation during ingest: nothing a user can act on."""
+    text = "See Compact §2.12, 1 App. 13, and Compact §§5.01(a), 5.02(a), 1 App. 22."
+    with caplog.at_level(logging.WARNING):
+        find_us_citations(text)
+    assert not [r for r in caplog.records if r.name.startswith("eyecite")]

@@ -8,6 +8,7 @@ those in."""
 from __future__ import annotations
 
 import functools
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,8 +47,11 @@ class UsCitation:
 
 @functools.cache
 def _eyecite() -> tuple[Callable[..., list[Any]], Callable[..., dict[Any, list[Any]]]]:
-    """eyecite's finder and resolver, imported on first use (~0.3 s)."""
+    """eyecite's finder and resolver, imported on first use (~0.3 s). Its warnings about
+    overlapping citations it cannot classify say nothing a user can act on: errors only."""
     from eyecite import get_citations, resolve_citations
+
+    logging.getLogger("eyecite").setLevel(logging.ERROR)
     return get_citations, resolve_citations
 
 
