@@ -57,6 +57,17 @@ def test_commit_makes_document_visible_in_both_stores(store: CaseStore) -> None:
     assert [h.chunk_id for h in store.bm25.search("beta", 5)] == [chunk_id_for("d1", gen, 1)]
 
 
+def test_document_metadata_is_read_back_whole_and_parsed_on_use(store: CaseStore) -> None:
+    """Listing a case's documents (every search does) leaves each entry's metadata as stored
+    text until something reads it; what it reads is what was committed."""
+    meta = {**doc_row("a.txt", 2), "legal": {"cites": {"art. 5": [[1, 2]] * 50}}}
+    store.commit_document("d1", "a.txt", "/x/a.txt", "sha-a", rows(["alpha one", "beta two"]), meta)
+    (entry,) = store.documents()
+    assert isinstance(entry.stored_meta, str) and "meta" not in vars(entry)
+    assert entry.meta["legal"] == meta["legal"] and entry.meta["name"] == "a.txt"
+    assert entry.meta is entry.meta  # parsed once
+
+
 def test_reingest_replaces_chunks_and_bumps_generation(store: CaseStore) -> None:
     store.commit_document("d1", "a.txt", "/x/a.txt", "v1", rows(["old text", "old two", "old three"]), doc_row("a.txt", 3))
     gen = store.commit_document("d1", "a.txt", "/x/a.txt", "v2", rows(["new text"]), doc_row("a.txt", 1))

@@ -43,9 +43,9 @@ def filter_documents(
     allowed = resolve_documents(store, list(filters.documents)) if filters.documents else None
     kept = set()
     for entry in store.documents() if entries is None else entries:
-        meta = entry.meta
         if allowed is not None and entry.doc_id not in allowed:
             continue
+        meta = entry.meta  # parsed here only (store/journal.py)
         if filters.file_types and meta.get("file_type") not in filters.file_types:
             continue
         when = float(meta.get("ingested_at") or 0.0)
