@@ -7,7 +7,8 @@ import logging
 import pytest
 
 from casetrack.legal.parties import caption_parties
-from casetrack.legal.us_citations import find_us_citations
+from casetrack.legal.us_citations import eyecite, find_us_citations
+from casetrack.search.signals import extract_signals
 from tests.conftest import DATA, require
 
 OPINION = DATA / "legal_docs_us_courts" / "extra_from_history" / "opinion_text.txt"
@@ -38,6 +39,9 @@ def test_eyecite_overlap_warnings_stay_quiet(caplog: pytest.LogCaptureFixture) -
     """A compact's sections cited beside an appendix page ("Compact §2.12, 1 App. 13") made eyecite
     log a warning per citation during ingest: nothing a user can act on."""
     text = "See Compact §2.12, 1 App. 13, and Compact §§5.01(a), 5.02(a), 1 App. 22."
+    logging.getLogger("eyecite").setLevel(logging.NOTSET)  # as a fresh process has it
+    eyecite.cache_clear()
     with caplog.at_level(logging.WARNING):
+        extract_signals(text, "en")  # a query that holds them, before any ingest
         find_us_citations(text)
     assert not [r for r in caplog.records if r.name.startswith("eyecite")]

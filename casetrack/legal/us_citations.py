@@ -46,9 +46,10 @@ class UsCitation:
 
 
 @functools.cache
-def _eyecite() -> tuple[Callable[..., list[Any]], Callable[..., dict[Any, list[Any]]]]:
-    """eyecite's finder and resolver, imported on first use (~0.3 s). Its warnings about
-    overlapping citations it cannot classify say nothing a user can act on: errors only."""
+def eyecite() -> tuple[Callable[..., list[Any]], Callable[..., dict[Any, list[Any]]]]:
+    """eyecite's finder and resolver, imported on first use (~0.3 s); ingest and query signals
+    (search/signals.py) both take them from here. Its warnings about overlapping citations it
+    cannot classify say nothing a user can act on: errors only."""
     from eyecite import get_citations, resolve_citations
 
     logging.getLogger("eyecite").setLevel(logging.ERROR)
@@ -101,7 +102,7 @@ def _squeeze(text: str) -> tuple[str, list[int]]:
 
 
 def _from_eyecite(original: str) -> list[UsCitation]:
-    get_citations, resolve_citations = _eyecite()
+    get_citations, resolve_citations = eyecite()
     text, where = _squeeze(original)
     cites = [c for c in get_citations(text) if type(c).__name__ in _CLASS_KIND]
     resolved: dict[int, str] = {}

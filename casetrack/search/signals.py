@@ -9,7 +9,6 @@ number is its 20 digits). `casetrack.search.boost` turns keys into matchers over
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
@@ -191,11 +190,11 @@ def values(kind: Kind, folded: bytes, language: str, start: int = 0, end: int | 
             yield m, key
 
 
-@functools.cache
 def citation_finder() -> Callable[[str], list[Any]]:
-    """eyecite's citation finder, imported on first use (~0.3 s): call it at daemon start-up."""
-    from eyecite import get_citations
-    return get_citations
+    """eyecite's citation finder, imported on first use (~0.3 s; legal/us_citations.py)."""
+    from casetrack.legal.us_citations import eyecite
+
+    return eyecite()[0]
 
 
 def _find(text: str, folded: bytes, lang: str) -> Found:
