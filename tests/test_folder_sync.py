@@ -4,6 +4,7 @@ No models: fast."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import time
@@ -53,7 +54,7 @@ def put(folder: Path, name: str, source: Path | None = None, text: str | None = 
 
 def entry(path: Path, doc_id: str, sha: str | None = None, name: str | None = None, **meta: Any) -> JournalEntry:
     return JournalEntry(doc_id, name or path.name, str(path.resolve()), sha or sha256_file(path), DocState.COMMITTED,
-                        1, None, None, 1, dict(meta))
+                        1, None, None, 1, json.dumps(meta))
 
 
 @pytest.fixture

@@ -45,7 +45,7 @@ def filter_documents(
     for entry in store.documents() if entries is None else entries:
         if allowed is not None and entry.doc_id not in allowed:
             continue
-        meta = entry.meta  # parsed here only (store/journal.py)
+        meta = entry.meta  # parsed on first read (store/journal.py): only for the documents kept so far
         if filters.file_types and meta.get("file_type") not in filters.file_types:
             continue
         when = float(meta.get("ingested_at") or 0.0)
