@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from casetrack.search.naming import find_naming
+from casetrack.search.naming import find_naming, reorder_within
 from casetrack.search.relevance import NO_GOOD_MATCH, label, lexical, relevance, semantic
 from casetrack.search.topic import line_is_about, query_terms, topic_scores
 from casetrack.store.bm25 import build_analyzer
@@ -59,3 +59,35 @@ def test_naming_words_pick_the_document_and_leave_the_question() -> None:
     assert find_naming("how many days notice ends it", analyzer, (dict.fromkeys(terms, 40), 1000), covers) is None
     many = {f"d{i}": "Zentrix Quorvane" for i in range(4)}
     assert find_naming(query, analyzer, (freqs, 1000), many) is None
+
+
+def test_a_date_on_another_cover_does_not_unname_the_document() -> None:
+    analyzer = build_analyzer("en")
+    query = "Under the November 9, 2005 agency agreement between Zentrix and Quorvane, when does the agency expire?"
+    terms = analyzer.terms(query)
+    freqs = {t: 40 for t in terms} | {"zentrix": 3, "quorvan": 2, "novemb": 9, "2005": 12}
+    covers = {
+        "d1": "AGENCY AGREEMENT dated November 9, 2005 between Zentrix Corp. and Quorvane Ltd.",
+        "d2": "LEASE dated November 1, 2001",
+        "d3": "LICENSE of 2005",
+        "d4": "SUPPLY AGREEMENT of March 2005",
+    }
+    naming = find_naming(query, analyzer, (freqs, 1000), covers)
+    # The others hold one of the four words d1 holds: they are not named (before, any cover holding
+    # one rare word of the query counted, and four named covers meant none).
+    assert naming is not None and naming.documents == {"d1"}
+    assert "when does the agency expire?" in naming.residual
+
+
+def test_named_documents_chunks_trade_places_by_the_rest_of_the_question() -> None:
+    fused = {"a:0": 0.9, "a:1": 0.5, "a:2": 0.4, "b:0": 0.7, "b:1": 0.6}
+    focus = ["a:2", "a:1"]  # the rest of the question: the clause, then a recital; the cover not at all
+    reorder_within(fused, {"a"}, [focus, ["a:2", "a:1", "b:0", "a:0"]], 60, lambda c: c.split(":")[0])
+    assert sorted(fused.values(), reverse=True) == [0.9, 0.7, 0.6, 0.5, 0.4]  # the same scores
+    assert fused["b:0"] == 0.7 and fused["b:1"] == 0.6  # another document does not move
+    assert max(("a:0", "a:1", "a:2"), key=fused.__getitem__) == "a:2"  # the clause leads its document
+    assert fused["a:0"] == 0.4  # the cover page, first by the whole query, goes last in its document
+    # A cover page the rest of the question also points at keeps its place.
+    fused = {"a:0": 0.9, "a:1": 0.5}
+    reorder_within(fused, {"a"}, [["a:0", "a:1"]], 60, lambda c: c.split(":")[0])
+    assert fused == {"a:0": 0.9, "a:1": 0.5}

@@ -5,13 +5,17 @@ names are the rarest words of the question, so BM25 ranks the cover page or the 
 (where the names stand together) above the clause that answers, which calls them "Supplier" and
 "Buyer". Here the query's words that NAME a document are found: rare words of the case (held by
 few chunks) that the document's first chunk (its title, parties, caption, process number) or its
-file name holds. When they point at one or two documents, a FOCUS list joins fusion: BM25 of the
-question without those words, inside the named documents. The answer then ranks by what the
-question asks, while the names still count, through the full query's lists, for the document.
+file name holds. When they point at one or two documents, a FOCUS list ranks the named documents'
+chunks: BM25 of the question without those words. Inside each named document its chunks then
+trade places (`reorder_within`): the document keeps the fused scores it earned with the whole
+query, so its standing among the others is unchanged, and they go to its chunks in the order of
+the rest of the question. The cover page keeps its place only when the rest of the question
+points at it too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -19,6 +23,9 @@ from typing import Protocol
 RARE_SHARE = 0.02
 # More named documents than this: the words do not point at one document.
 MAX_NAMED = 2
+# A cover is named when it holds at least this share of the naming words the best cover holds:
+# "2006" or "November" on a second cover does not unname the one that holds all the parties.
+NAMED_SHARE = 0.5
 # Documents whose covers are checked: those of the best BM25 candidates.
 COVERS_CHECKED = 8
 
@@ -47,11 +54,9 @@ def find_naming(
     rare = {t for t in terms if total and freqs.get(t, 0) <= max(1, RARE_SHARE * total)}
     if not rare or len(rare) == len(terms):
         return None
-    named: dict[str, set[str]] = {}
-    for doc_id, text in covers.items():
-        held = rare & set(analyzer.terms(text))
-        if held:
-            named[doc_id] = held
+    held = {doc_id: rare & set(analyzer.terms(text)) for doc_id, text in covers.items()}
+    most = max((len(words) for words in held.values()), default=0)
+    named = {doc_id: words for doc_id, words in held.items() if words and len(words) >= NAMED_SHARE * most}
     if not named or len(named) > MAX_NAMED:
         return None
     names = set().union(*named.values())
@@ -60,3 +65,36 @@ def find_naming(
     if not set(analyzer.terms(residual)):
         return None
     return Naming(frozenset(named), frozenset(names), residual)
+
+
+def reorder_within(
+    fused: dict[str, float],
+    documents: Iterable[str],
+    rankings: Sequence[Sequence[str]],
+    k: int,
+    document_of: Callable[[str], str],
+) -> None:
+    """Inside each named document, give its chunks' fused scores (in place) to its chunks in the
+    order of reciprocal-rank fusion of `rankings` (the rest of the question: the focus list, the
+    question alone) and of their fused order itself. The document's set of scores is unchanged,
+    so no other document moves; only which of its chunks stands first does."""
+    named = set(documents)
+    by_document: dict[str, list[str]] = {}
+    for chunk_id in fused:
+        doc_id = document_of(chunk_id)
+        if doc_id in named:
+            by_document.setdefault(doc_id, []).append(chunk_id)
+    for chunks in by_document.values():
+        if len(chunks) < 2:
+            continue
+        members = set(chunks)
+        lists = [[c for c in ranking if c in members] for ranking in rankings]
+        lists.append(sorted(chunks, key=lambda c: -fused[c]))
+        score = dict.fromkeys(chunks, 0.0)
+        for ranked in lists:
+            place = {chunk_id: rank for rank, chunk_id in enumerate(ranked, start=1)}
+            for chunk_id in chunks:
+                score[chunk_id] += 1 / (k + place.get(chunk_id, len(ranked) + 1))
+        values = sorted((fused[c] for c in chunks), reverse=True)
+        for chunk_id, value in zip(sorted(chunks, key=lambda c: (-score[c], -fused[c])), values, strict=True):
+            fused[chunk_id] = value
