@@ -30,7 +30,7 @@ from mcp import Client, StdioServerParameters
 
 from casetrack.config import resolve_settings
 from tests.conftest import DATA, MODELS, REPO, require
-from tests.daemon_util import data, text
+from tests.daemon_util import data, finished, text
 
 MCPB = REPO / "ci" / "mcpb.sh"
 TXT = DATA / "legal_span_bench/corpus/cuad/BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.txt"
@@ -233,7 +233,7 @@ def test_a_round_trip_through_the_bundles_own_mcp_config(bundle: Path, uv: Path,
             timings["first_start_s"] = time.monotonic() - start
             created = data(await client.call_tool("create_case", {"name": "Bundle Matter", "case_type": "contract"}))
             assert created["active"] is True
-            job = data(await client.call_tool("ingest_document", {"file_path": str(document)}))
+            job = await finished(client, data(await client.call_tool("ingest_document", {"file_path": str(document)})))
             assert job["status"] == "done" and job["results"][0]["status"] == "ingested", job
             found = await client.call_tool("search_case", {"query": "managed hosting fees per month", "top_k": 3})
             top = data(found)["results"][0]

@@ -17,7 +17,7 @@ import pytest
 
 from casetrack.daemon.endpoint import RuntimePaths, read_info
 from tests.conftest import DATA, require
-from tests.daemon_util import cli, daemon_stopped_after, data, mcp_client, settings_for, text
+from tests.daemon_util import cli, daemon_stopped_after, data, finished, mcp_client, settings_for, text
 
 LENER = DATA / "lener_br/raw_text"
 
@@ -40,7 +40,7 @@ def test_two_serve_clients_and_a_cli_ingest_at_once(home: Path, tmp_path: Path) 
     async def main() -> None:
         async with mcp_client(home) as desktop, mcp_client(home, mode="legacy") as code:
             data(await desktop.call_tool("create_case", {"name": "Concorrência", "language": "pt"}))
-            first = data(await desktop.call_tool("ingest_document", {"file_path": str(folder_a[0])}))
+            first = await finished(desktop, data(await desktop.call_tool("ingest_document", {"file_path": str(folder_a[0])})))
             assert first["status"] == "done"
             cli_result: dict[str, Any] = {}
             searches: list[int] = []

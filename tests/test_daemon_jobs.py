@@ -146,6 +146,9 @@ def test_stopping_the_service_mid_job_requeues_it_for_the_next_start(home: Path,
     service.app.create_case("Caso", language="pt")
     job = service.submit_ingest("Caso", files)
     _wait_running(service, job.id)
+    # The worker stops at its next progress report: a model load or a commit may come first, longer
+    # than close()'s own 5 s on a slow machine.
+    service.jobs.stop(timeout=120)
     service.close()
     record = json.loads((home / "jobs" / f"{job.id}.json").read_text())
     assert record["status"] == "queued" and 1 <= len(record["results"]) < len(files)

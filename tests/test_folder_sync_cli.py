@@ -189,7 +189,7 @@ def test_watch_ingests_a_file_once_it_stops_changing_and_stops_on_ctrl_c(tmp_pat
     run("case", "create", "Watched", "--language", "pt")
     env = {**os.environ, "CASETRACK_CLI_DAEMON": "never"}
     proc = subprocess.Popen([sys.executable, "-m", "casetrack", "watch", "--case", "Watched", str(folder),
-                             "--interval", "0.5", "--settle", "2"], env=env, text=True,
+                             "--interval", "0.5", "--settle", "10"], env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         out, err = _Lines(proc.stdout), _Lines(proc.stderr)

@@ -16,7 +16,7 @@ import anyio
 import pytest
 
 from tests.conftest import DATA, require
-from tests.daemon_util import daemon_stopped_after, data, mcp_client, text
+from tests.daemon_util import daemon_stopped_after, data, finished, mcp_client, text
 
 CUAD_PDF = DATA / "legal_span_bench/cuad_pdf/Part_II/Hosting/BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.PDF"
 LENER_TXT = DATA / "lener_br/raw_text/RR474820145230056.txt"
@@ -75,7 +75,7 @@ def test_case_ingest_search_chunk_delete(home: Path, tmp_path: Path, mode: str) 
 
             one = await client.call_tool("ingest_document", {"file_path": str(folder / CUAD_PDF.name)},
                                          progress_callback=on_progress)
-            job = data(one)
+            job = await finished(client, data(one), on_progress)
             assert job["status"] == "done" and job["results"][0]["status"] == "ingested", text(one)
             assert job["results"][0]["pages"] == 2
             assert progress and progress[-1][0] == 1 and progress[-1][1] == 1
@@ -165,7 +165,8 @@ def test_case_name_argument_and_status_changes(home: Path, tmp_path: Path) -> No
         async with mcp_client(home) as client:
             data(await client.call_tool("create_case", {"name": "Locação", "language": "pt"}))
             data(await client.call_tool("create_case", {"name": "Outro"}))
-            job = data(await client.call_tool("ingest_document", {"file_path": str(note), "case_name": "Locação"}))
+            job = await finished(client, data(await client.call_tool(
+                "ingest_document", {"file_path": str(note), "case_name": "Locação"})))
             assert job["status"] == "done" and job["case_name"] == "Locação"
             hits = data(await client.call_tool("search_case", {"query": "rescisão do contrato", "case_name": "locação"}))
             assert hits["results"] and hits["case"] == "Locação"
@@ -204,8 +205,8 @@ def test_a_scan_through_claude_ocr_confidence_bates_and_page_progress(home: Path
             async def on_progress(done: float, total: float | None, message: str | None) -> None:
                 progress.append((done, total, message))
 
-            job = data(await client.call_tool("ingest_document", {"file_path": str(scan)},
-                                              progress_callback=on_progress))
+            job = await finished(client, data(await client.call_tool(
+                "ingest_document", {"file_path": str(scan)}, progress_callback=on_progress)), on_progress)
             result = job["results"][0]
             assert result["status"] == "ingested" and result["ocr_pages"] == [1, 2, 3], job
             # Page by page: the bar moves inside the one file, and the message names the page.

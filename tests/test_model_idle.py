@@ -164,6 +164,10 @@ def test_idle_models_unload_give_memory_back_and_reload_with_the_same_results(se
     rss_unloaded = rss_mb()
     assert rss_loaded - rss_unloaded > 50, f"RSS {rss_loaded:.0f} -> {rss_unloaded:.0f} MB"
 
+    # The timer stops first: with 0.6 s idle it could take the reloaded models before they are counted.
+    service._idle_stop.set()
+    assert service._idle_thread is not None
+    service._idle_thread.join()
     again = search(service)
     assert again == first
     assert service.app.pool.load_count == loads + len(names)

@@ -77,7 +77,7 @@ def test_a_gigapixel_header_is_refused_before_decoding(tmp_path: Path, kind: str
     started = time.perf_counter()
     with pytest.raises(ImageTooLargeError) as caught:
         next(image_pages(path))
-    assert time.perf_counter() - started < 0.2
+    assert time.perf_counter() - started < 2.0  # decoding 2.5 gigapixels would take far longer
     error = caught.value
     assert isinstance(error, ParseError) and error.code == "too_large"
     assert "declares 50000 x 50000 pixels (2.5 gigapixels), over the 150-megapixel limit" in error.message

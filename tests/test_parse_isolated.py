@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -55,17 +53,14 @@ def test_a_parse_that_takes_too_long_is_stopped_and_the_next_one_works(parser: I
 def test_a_parser_that_dies_is_one_error(parser: IsolatedParser) -> None:
     parser.parse(require(DOCX))  # the child is running
 
-    def kill_child() -> None:
-        time.sleep(0.05)
-        assert parser._proc is not None and parser._proc.pid is not None
-        os.kill(parser._proc.pid, signal.SIGKILL)
+    def kill_child(done: int, total: int) -> None:  # at the first page the child reports: mid-parse
+        if done == 1:
+            assert parser._proc is not None and parser._proc.pid is not None
+            os.kill(parser._proc.pid, signal.SIGKILL)
 
     big = max(require(DATA / "legal_span_bench/cuad_pdf").rglob("*.PDF"), key=lambda p: p.stat().st_size)
-    killer = threading.Thread(target=kill_child)
-    killer.start()
     with pytest.raises(CorruptFileError, match="parser stopped"):
-        parser.parse(big)
-    killer.join()
+        parser.parse(big, on_page=kill_child)
     assert parser.parse(PDF).page_count == 2
 
 
