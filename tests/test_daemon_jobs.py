@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from casetrack.daemon.jobs import Job
+from casetrack.daemon.jobs import Job, JobManager
 from casetrack.daemon.service import Service
 from casetrack.errors import CaseTrackError
 from tests.daemon_util import settings_for
@@ -180,3 +183,39 @@ def test_a_follower_that_names_what_it_has_seen_is_woken_for_every_stage(home: P
         assert any(s.startswith("embed") for s in stages) and any(s.startswith("parse") for s in stages), stages
     finally:
         service.close()
+
+
+def test_a_job_the_stopping_daemon_breaks_resumes_and_a_real_failure_fails(tmp_path: Path) -> None:
+    """The daemon gives a running job 5 s to reach its next progress report, then closes the
+    stores under it: the error that follows is the stop's, not the job's, so it is resumed at
+    the next start. The same error while the daemon runs fails the job."""
+    started, release = threading.Event(), threading.Event()
+
+    def runner(job: Job, on_progress: Any, on_result: Any) -> None:
+        started.set()
+        release.wait(30)
+        raise ValueError("the case's table was closed")
+
+    manager = JobManager(tmp_path / "jobs", runner)
+    manager.start()
+    job = manager.submit("c1", "Caso", [tmp_path / "a.txt"])
+    assert started.wait(30)
+    stopper = threading.Thread(target=manager.stop, kwargs={"timeout": 30})
+    stopper.start()
+    while not manager._stopping:
+        time.sleep(0.01)
+    release.set()
+    stopper.join()
+    record = json.loads((tmp_path / "jobs" / f"{job.id}.json").read_text())
+    assert record["status"] == "queued"
+    again = JobManager(tmp_path / "jobs", runner)
+    assert [j.id for j in again.start()] == [job.id]  # resumed
+    assert started.wait(30)
+    release.set()
+    deadline = time.monotonic() + 30
+    while json.loads((tmp_path / "jobs" / f"{job.id}.json").read_text())["status"] != "failed":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    failed = json.loads((tmp_path / "jobs" / f"{job.id}.json").read_text())
+    assert "Internal error" in failed["error"]
+    again.stop()

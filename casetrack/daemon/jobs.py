@@ -273,24 +273,33 @@ class JobManager:
             except JobCancelled:
                 with self._lock:
                     if self._stopping:
-                        job.status = "queued"  # the daemon is stopping: resumed at its next start
-                        job.cancel_requested = False
-                        job.current = job.stage = None
-                        self._save(job)
+                        self._requeue(job)
                     else:
                         self._finish(job, "cancelled")
                 continue
-            except CaseTrackError as e:
-                with self._lock:
-                    self._finish(job, "failed", e.message, e.hint)
-                continue
             except Exception as e:  # the daemon outlives any job
-                log.exception("job %s failed", job.id)
                 with self._lock:
-                    self._finish(job, "failed", f"Internal error: {e}", "See the daemon log: casetrack daemon status")
+                    if self._stopping:
+                        # Stopped under it (the stores closed before its next progress report):
+                        # not the job's failure; its done files are kept and it resumes.
+                        log.info("job %s stopped with the daemon (%s): resumed at the next start", job.id,
+                                 safe_for_log(str(e)))
+                        self._requeue(job)
+                    elif isinstance(e, CaseTrackError):
+                        self._finish(job, "failed", e.message, e.hint)
+                    else:
+                        log.exception("job %s failed", job.id)
+                        self._finish(job, "failed", f"Internal error: {e}", "See the daemon log: casetrack daemon status")
                 continue
             with self._lock:
                 self._finish(job, "done")
+
+    def _requeue(self, job: Job) -> None:
+        """The daemon is stopping: the job goes back to the queue, resumed at its next start."""
+        job.status = "queued"
+        job.cancel_requested = False
+        job.current = job.stage = None
+        self._save(job)
 
     def password(self, job_id: str) -> str | None:
         return self._passwords.get(job_id)
