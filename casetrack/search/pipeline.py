@@ -356,8 +356,8 @@ def _refocus(run: _Run, fused: dict[str, float], focus: list[str]) -> None:
     list and, when the query sets a scene first, E1 of the question alone) and their fused order
     (search/naming.py `reorder_within`); the documents keep their standing. (Before, only a
     chunk holding the naming words lost at most one list's first place: the cover page still
-    stood first on 14 of 28 naming questions of the fourth blind set. The reorder measured
-    chunk page@1 31 -> 38 / 80 and 38 -> 42 / 72 on the spent fourth and third sets.)"""
+    stood first on 14 of 28 naming questions of the fourth blind set. Measured on the fifth,
+    unseen: chunk page@1 33 -> 38 / 80, @5 66 -> 68; CUAD span hit@1 .147 -> .353; bench/RESULTS.md.)"""
     from casetrack.search.naming import reorder_within
 
     rankings = [focus] + ([run.rankings[QUESTION]] if QUESTION in run.rankings else [])
