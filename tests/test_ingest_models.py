@@ -84,6 +84,7 @@ def test_every_chunk_gets_every_installed_embedding(tmp_path: Path, files: list[
     assert models["E12"]["codec"] == DEFAULT_CODEC
 
 
+@pytest.mark.slow  # ~6 s: its own ingest in the constrained tier
 def test_constrained_mode_searches_with_bm25_and_e1_and_says_what_it_skipped(
     tmp_path: Path, files: list[Path]
 ) -> None:
@@ -191,6 +192,7 @@ def test_a_case_from_before_passage_windows_searches_and_says_reembed_adds_them(
     assert old.status("Lease")["case"]["windows_missing"] == 0
 
 
+@pytest.mark.slow  # ~6 s: a case ingested, then re-embedded whole
 def test_reembed_leaves_the_case_compacted(tmp_path: Path) -> None:
     app = make_app(tmp_path / "home", MODELS)
     app.create_case("Many")

@@ -94,6 +94,7 @@ def test_a_multi_page_fax_tiff_is_one_document_page_by_page(case: str, scans: di
     assert top["source"]["page"] == 2 and top["source"]["extraction_method"] == "ocr"
 
 
+@pytest.mark.slow  # ~6 s: two OCR passes; the fast tier keeps the scanned-PDF and Portuguese scans
 def test_a_missing_language_fails_only_that_file_and_reocr_takes_it_later(
     case: str, scans: dict[str, Path], tmp_path: Path
 ) -> None:
@@ -166,6 +167,7 @@ def test_kill_9_half_way_through_a_scan_resumes_at_the_page_it_stopped_on(tmp_pa
     assert not list(home.glob("cases/*/ocr/*/page-*.json"))  # stored: the page cache is gone
 
 
+@pytest.mark.slow  # ~5 s: a batch ingested twice
 def test_without_tesseract_scans_wait_and_everything_else_goes_in(
     case: str, scans: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
