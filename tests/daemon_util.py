@@ -67,13 +67,15 @@ def data(result: CallToolResult) -> dict[str, Any]:
     return dict(result.structured_content)
 
 
-async def finished(client: Any, job: dict[str, Any], progress_callback: Any = None, rounds: int = 10) -> dict[str, Any]:
-    """The job `ingest_document` returned, followed with get_job until it ends: its first reply
-    comes after at most 40 s, which a cold first ingest (a parse child, three or four models
-    loaded, OCR) can outlast on a slow machine."""
+async def finished(client: Any, job: dict[str, Any], progress_callback: Any = None, rounds: int = 10,
+                   wait_seconds: int = 50) -> dict[str, Any]:
+    """A job (as `ingest_document`, `ingest_folder` or `get_job` returned it) followed with get_job,
+    at most `rounds` calls, until it ends. `ingest_document`'s own reply comes after at most 40 s,
+    which a cold first ingest (a parse child, three or four models loaded, OCR) can outlast on a
+    slow machine."""
     for _ in range(rounds):
         if job["status"] not in ("queued", "running"):
             return job
-        job = data(await client.call_tool("get_job", {"job_id": job["id"], "wait_seconds": 50},
+        job = data(await client.call_tool("get_job", {"job_id": job["id"], "wait_seconds": wait_seconds},
                                           progress_callback=progress_callback))["jobs"][0]
     return job

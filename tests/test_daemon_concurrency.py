@@ -52,11 +52,7 @@ def test_two_serve_clients_and_a_cli_ingest_at_once(home: Path, tmp_path: Path) 
 
             async def desktop_ingests() -> None:
                 job = data(await desktop.call_tool("ingest_folder", {"folder_path": str(tmp_path / "a")}))
-                for _ in range(10):
-                    job = data(await desktop.call_tool("get_job", {"job_id": job["id"], "wait_seconds": 30}))["jobs"][0]
-                    if job["status"] == "done":
-                        break
-                cli_result["job"] = job
+                cli_result["job"] = await finished(desktop, job, rounds=10, wait_seconds=30)
 
             async def code_searches() -> None:
                 for query in ["recurso de apelação", "dano moral", "honorários advocatícios", "prescrição"] * 3:
@@ -116,11 +112,7 @@ def test_kill_9_during_a_job_then_the_next_serve_resumes_it(home: Path, tmp_path
             os.kill(info.pid, signal.SIGKILL)
 
             async with mcp_client(home) as second:  # the next `serve` restarts the daemon
-                final = data(await second.call_tool("get_job", {"job_id": job["id"], "wait_seconds": 50}))["jobs"][0]
-                for _ in range(5):
-                    if final["status"] == "done":
-                        break
-                    final = data(await second.call_tool("get_job", {"job_id": job["id"], "wait_seconds": 50}))["jobs"][0]
+                final = await finished(second, job, rounds=6)  # `job` was running when the daemon died
                 assert final["status"] == "done" and final["resumed"] == 1, final
                 assert {r["name"] for r in final["results"]} == {p.name for p in files}
                 # The file cut off by the kill was rolled back and redone, or committed and now a duplicate.

@@ -10,7 +10,6 @@ from __future__ import annotations
 import shutil
 import time
 from pathlib import Path
-from typing import Any
 
 import anyio
 import pytest
@@ -90,12 +89,7 @@ def test_case_ingest_search_chunk_delete(home: Path, tmp_path: Path, mode: str) 
             async def on_follow(done: float, total: float | None, message: str | None) -> None:
                 followed.append((done, total, message))
 
-            final: dict[str, Any] = {}
-            for _ in range(6):
-                final = data(await client.call_tool("get_job", {"job_id": queued["id"], "wait_seconds": 30},
-                                                    progress_callback=on_follow))["jobs"][0]
-                if final["status"] == "done":
-                    break
+            final = await finished(client, queued, on_follow, rounds=6, wait_seconds=30)
             statuses = sorted(r["status"] for r in final["results"])
             assert statuses == ["duplicate", "ingested", "ingested"], final
             assert followed and followed[-1][0] == 3

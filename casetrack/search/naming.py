@@ -37,8 +37,7 @@ class Analyzer(Protocol):
 @dataclass(frozen=True)
 class Naming:
     documents: frozenset[str]  # doc ids the query names
-    names: frozenset[str]  # the analyzed query terms that name them
-    residual: str  # the query without those terms' words
+    residual: str  # the query without the words that name them
 
 
 def find_naming(
@@ -64,7 +63,7 @@ def find_naming(
     residual = " ".join(kept)
     if not set(analyzer.terms(residual)):
         return None
-    return Naming(frozenset(named), frozenset(names), residual)
+    return Naming(frozenset(named), residual)
 
 
 def reorder_within(
