@@ -86,7 +86,9 @@ class PageBM25:
             if path.suffix.lower() in (".txt", ".md"):
                 lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
                 for i in range(0, len(lines), BLOCK_LINES):
-                    self._add(path.name, None, (i + 1, i + BLOCK_LINES), "\n".join(lines[i : i + BLOCK_LINES]))
+                    self._add(
+                        path.name, None, (i + 1, i + BLOCK_LINES), "\n".join(lines[i : i + BLOCK_LINES])
+                    )
                 continue
             try:
                 parsed = parse_file(path)
@@ -121,7 +123,12 @@ class PageBM25:
             for t in terms:
                 f = tf.get(t, 0)
                 if f:
-                    s += self.idf[t] * f * (self.k1 + 1) / (f + self.k1 * (1 - self.b + self.b * length / self.avg))
+                    s += (
+                        self.idf[t]
+                        * f
+                        * (self.k1 + 1)
+                        / (f + self.k1 * (1 - self.b + self.b * length / self.avg))
+                    )
             if s > 0:
                 scores.append((s, i))
         scores.sort(reverse=True)
@@ -137,7 +144,11 @@ def build_cases(app: CaseTrack, spec: dict[str, Any], set_dir: Path) -> dict[str
         name = f"blind-{key}"
         names[key] = name
         if not any(r.name == name for r in app.registry.list()):
-            app.create_case(name, "contract" if case.get("language", "en") == "en" else "other", case.get("language", "en"))
+            app.create_case(
+                name,
+                "contract" if case.get("language", "en") == "en" else "other",
+                case.get("language", "en"),
+            )
         have = {d["name"] for d in app.case_summary(name)["documents"]}
         missing = [source(set_dir, f) for f in case["files"] if Path(f).name not in have]
         if missing:
@@ -145,7 +156,10 @@ def build_cases(app: CaseTrack, spec: dict[str, Any], set_dir: Path) -> dict[str
             print(f"  ingesting {len(missing)} files into {name} ...", flush=True)
             results = app.ingest(name, missing)
             bad = [f"{r.name}: {r.status}" for r in results if not r.ok]
-            print(f"  {name}: {time.monotonic() - t:.0f} s" + (f", not ingested: {bad}" if bad else ""), flush=True)
+            print(
+                f"  {name}: {time.monotonic() - t:.0f} s" + (f", not ingested: {bad}" if bad else ""),
+                flush=True,
+            )
     return names
 
 
@@ -161,7 +175,9 @@ def score(ranked: list[tuple[str, int | None, tuple[int, int]]], gold: dict[str,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--set", required=True, help="blind_set.json")
     parser.add_argument("--cache", required=True, help="data dir for the cases (reused when present)")
     parser.add_argument("--models-dir", default=str(REPO.parent / "shared" / "models"))
@@ -172,8 +188,13 @@ def main() -> None:
     app = CaseTrack(resolve_settings(Path(args.cache), args.models_dir, environ={}))
     set_dir = Path(args.set).resolve().parent
     names = build_cases(app, spec, set_dir)
-    baselines = {} if args.no_bm25 else {
-        key: PageBM25([source(set_dir, f) for f in case["files"]]) for key, case in spec["cases"].items()}
+    baselines = (
+        {}
+        if args.no_bm25
+        else {
+            key: PageBM25([source(set_dir, f) for f in case["files"]]) for key, case in spec["cases"].items()
+        }
+    )
     rows: list[dict[str, Any]] = []
     for q in spec["questions"]:
         row: dict[str, Any] = {"id": q["id"], "case": q["case"], "kind": q["kind"], "lang": q.get("lang")}
@@ -195,7 +216,11 @@ def main() -> None:
     for field in ("kind", "case", "lang"):
         for value in sorted({str(r[field]) for r in rows}):
             groups[f"{field}={value}"] = [r for r in rows if str(r[field]) == value]
-    print("\n| subset | n | " + " | ".join(f"{s} {m}" for s in systems for m in ("page@1", "page@5", "doc@5")) + " |")
+    print(
+        "\n| subset | n | "
+        + " | ".join(f"{s} {m}" for s in systems for m in ("page@1", "page@5", "doc@5"))
+        + " |"
+    )
     print("|---|---|" + "---|" * (3 * len(systems)))
     summary: dict[str, Any] = {}
     for label, group in groups.items():
@@ -207,7 +232,9 @@ def main() -> None:
                 cells.append(f"{int(hits)}/{len(group)} = {hits / len(group):.3f}")
         print(f"| {label} | {len(group)} | " + " | ".join(cells) + " |")
     flagged = [r["id"] for r in rows if r.get("no_good_match")]
-    print(f"\nno_good_match on {len(flagged)} of {len(rows)} questions (each has an answer in its case): {flagged}")
+    print(
+        f"\nno_good_match on {len(flagged)} of {len(rows)} questions (each has an answer in its case): {flagged}"
+    )
     errors = [r for r in rows if "error" in r]
     print(f"\n{len(errors)} failed queries (scored as misses)" + (f": {errors[:3]}" if errors else ""))
     if args.out:

@@ -37,19 +37,39 @@ def run(args: list[str]) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--en", required=True, help="DATA_DIR:CASE of the EN case")
     parser.add_argument("--pt", required=True, help="DATA_DIR:CASE of the PT case")
-    parser.add_argument("--skip", default="", help="comma list of parts to skip: width,verbatim,keywords,verify")
+    parser.add_argument(
+        "--skip", default="", help="comma list of parts to skip: width,verbatim,keywords,verify"
+    )
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     codes = []
     if "width" not in skip:
         codes.append(run(["bench/cite_width.py"]))
     if "verbatim" not in skip:
-        codes.append(run(["bench/cite_verbatim.py", "--case", args.en, "--case", args.pt, "--docs", "50", "--per-doc", "6"]))
+        codes.append(
+            run(
+                [
+                    "bench/cite_verbatim.py",
+                    "--case",
+                    args.en,
+                    "--case",
+                    args.pt,
+                    "--docs",
+                    "50",
+                    "--per-doc",
+                    "6",
+                ]
+            )
+        )
     if "keywords" not in skip:
-        codes.append(run(["bench/cite_keywords.py", "--case", f"cite_en={args.en}", "--case", f"cite_pt={args.pt}"]))
+        codes.append(
+            run(["bench/cite_keywords.py", "--case", f"cite_en={args.en}", "--case", f"cite_pt={args.pt}"])
+        )
     if "verify" not in skip:
         codes.append(run(["bench/cite_verify.py"]))
     sys.exit(max(codes, default=0))

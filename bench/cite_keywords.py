@@ -49,7 +49,9 @@ def metrics(flags: list[bool]) -> tuple[float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--case", action="append", required=True, help="SETCASE=DATA_DIR:CASE (repeat)")
     parser.add_argument("--models-dir", default=str(REPO.parent / "shared" / "models"))
     parser.add_argument("--verbose", action="store_true")
@@ -79,7 +81,9 @@ def main() -> None:
                     flags.append(relevant(term["gold"], p.document, p.page, (p.line_start, p.line_end)))
                 row.setdefault(name, []).append(metrics(flags))
                 if args.verbose and name == "pipeline":
-                    print(f"  {term['term']}: {'HIT' if flags[:1] == [True] else 'miss'} top: {hits[0].citation if hits else '-'}")
+                    print(
+                        f"  {term['term']}: {'HIT' if flags[:1] == [True] else 'miss'} top: {hits[0].citation if hits else '-'}"
+                    )
             ranked = bm25.search(term["term"], 10)
             row.setdefault("plain BM25", []).append(metrics([relevant(term["gold"], *r) for r in ranked]))
     print("\n| case | terms | system | hit@1 | MRR@10 |")
@@ -87,7 +91,9 @@ def main() -> None:
     for key, row in table.items():
         for name, vals in row.items():
             n = len(vals)
-            print(f"| {key} | {n} | {name} | {sum(v[0] for v in vals) / n:.3f} | {sum(v[1] for v in vals) / n:.3f} |")
+            print(
+                f"| {key} | {n} | {name} | {sum(v[0] for v in vals) / n:.3f} | {sum(v[1] for v in vals) / n:.3f} |"
+            )
 
 
 if __name__ == "__main__":

@@ -88,8 +88,16 @@ def samples(app: CaseTrack, case: str, docs: int, per_doc: int, rng: random.Rand
             page = rng.choice(pages)
             span = draw(page.text, rng)
             if span:
-                out.append({"case": case, "document": d["name"], "path": str(path), "page": page.number,
-                            "span": span, "text": page.text[span[0] : span[1]]})
+                out.append(
+                    {
+                        "case": case,
+                        "document": d["name"],
+                        "path": str(path),
+                        "page": page.number,
+                        "span": span,
+                        "text": page.text[span[0] : span[1]],
+                    }
+                )
     return out
 
 
@@ -97,7 +105,12 @@ def found(hit: Any, s: dict[str, Any]) -> bool:
     """Top result at the passage's place, or at an identical copy of it (a running header, a
     clause repeated, a document filed twice): no search can tell those apart."""
     p = hit.provenance
-    if p.document == s["document"] and p.page == s["page"] and p.char_start < s["span"][1] and s["span"][0] < p.char_end:
+    if (
+        p.document == s["document"]
+        and p.page == s["page"]
+        and p.char_start < s["span"][1]
+        and s["span"][0] < p.char_end
+    ):
         return True
     return fold_text(s["text"]) in fold_text(hit.text)
 
@@ -108,11 +121,15 @@ def bm25_found(bm25: PageBM25, query: str, s: dict[str, Any]) -> bool:
     if not top:
         return False
     name, page, _ = bm25.units[top[0]]
-    return (name == Path(s["path"]).name and page == s["page"]) or fold_text(s["text"]) in fold_text(bm25.texts[top[0]])
+    return (name == Path(s["path"]).name and page == s["page"]) or fold_text(s["text"]) in fold_text(
+        bm25.texts[top[0]]
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--case", action="append", required=True, help="DATA_DIR:CASE (repeat)")
     parser.add_argument("--docs", type=int, default=50, help="documents drawn from, over all cases")
     parser.add_argument("--per-doc", type=int, default=6)
@@ -128,10 +145,21 @@ def main() -> None:
         data, case = spec.rsplit(":", 1)
         app = CaseTrack(resolve_settings(Path(data), args.models_dir, environ={}))
         drawn = samples(app, case, per_case, args.per_doc, rng)
-        bm25 = None if args.no_bm25 else PageBM25(sorted({Path(s["path"]) for s in drawn}
-                                                         | {Path(d["source_path"]) for d in app.case_summary(case)["documents"]}))
+        bm25 = (
+            None
+            if args.no_bm25
+            else PageBM25(
+                sorted(
+                    {Path(s["path"]) for s in drawn}
+                    | {Path(d["source_path"]) for d in app.case_summary(case)["documents"]}
+                )
+            )
+        )
         n_docs = len(app.case_summary(case)["documents"])
-        print(f"{case}: {len(drawn)} passages from {len({s['document'] for s in drawn})} of {n_docs} documents", flush=True)
+        print(
+            f"{case}: {len(drawn)} passages from {len({s['document'] for s in drawn})} of {n_docs} documents",
+            flush=True,
+        )
         for variant in ("verbatim", "noisy"):
             key = f"{case} {variant}"
             for s in drawn:
@@ -160,10 +188,14 @@ def main() -> None:
         b = rows.get(f"{key} bm25")
         ms = sorted(rows[f"{key} ms"])[len(vals) // 2]
         bm = f"{sum(b):.0f}/{len(b)} = {sum(b) / len(b):.3f}" if b else "-"
-        print(f"| {case} | {variant} | {len(vals)} | {sum(vals):.0f}/{len(vals)} = {sum(vals) / len(vals):.3f} | {bm} | {ms:.0f} |")
+        print(
+            f"| {case} | {variant} | {len(vals)} | {sum(vals):.0f}/{len(vals)} = {sum(vals) / len(vals):.3f} | {bm} | {ms:.0f} |"
+        )
     for variant in ("verbatim", "noisy"):
         vals = [v for k, vs in rows.items() if k.endswith(f" {variant}") for v in vs]
-        print(f"| all | {variant} | {len(vals)} | {sum(vals):.0f}/{len(vals)} = {sum(vals) / len(vals):.3f} | | |")
+        print(
+            f"| all | {variant} | {len(vals)} | {sum(vals):.0f}/{len(vals)} = {sum(vals) / len(vals):.3f} | | |"
+        )
     print("\nmisses (first 12):", *misses[:12], sep="\n  ")
 
 

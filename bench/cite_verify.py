@@ -68,15 +68,60 @@ FILES_SEED = 7
 MEANING = ("number", "negation", "modal")
 ALTERED = (*MEANING, "name", "other")
 
-MODAL_SWAPS = {"shall": "may", "may": "shall", "must": "may", "will": "may", "should": "may", "can": "shall",
-               "deverá": "poderá", "poderá": "deverá", "deve": "pode", "pode": "deve", "devem": "podem",
-               "podem": "devem", "deverão": "poderão", "poderão": "deverão"}
-NUMBER_WORDS = ["thirty", "sixty", "ninety", "five", "ten", "fifteen", "twenty", "three", "two", "trinta", "sessenta",
-                "dez", "cinco", "quinze", "vinte"]
+MODAL_SWAPS = {
+    "shall": "may",
+    "may": "shall",
+    "must": "may",
+    "will": "may",
+    "should": "may",
+    "can": "shall",
+    "deverá": "poderá",
+    "poderá": "deverá",
+    "deve": "pode",
+    "pode": "deve",
+    "devem": "podem",
+    "podem": "devem",
+    "deverão": "poderão",
+    "poderão": "deverão",
+}
+NUMBER_WORDS = [
+    "thirty",
+    "sixty",
+    "ninety",
+    "five",
+    "ten",
+    "fifteen",
+    "twenty",
+    "three",
+    "two",
+    "trinta",
+    "sessenta",
+    "dez",
+    "cinco",
+    "quinze",
+    "vinte",
+]
 EN_NEG_AFTER = ("shall", "may", "will", "must", "is", "are", "was", "be", "does", "should", "can", "would")
 PT_NEG_BEFORE = ("é", "foi", "deve", "pode", "há", "são", "será", "deverá", "poderá", "tem", "houve", "está")
-PLAIN_WORDS = ["payment", "property", "material", "services", "interest", "records", "products", "period", "notice",
-               "pagamento", "processo", "contrato", "documento", "prazo", "valor", "direito", "pedido"]
+PLAIN_WORDS = [
+    "payment",
+    "property",
+    "material",
+    "services",
+    "interest",
+    "records",
+    "products",
+    "period",
+    "notice",
+    "pagamento",
+    "processo",
+    "contrato",
+    "documento",
+    "prazo",
+    "valor",
+    "direito",
+    "pedido",
+]
 # Modal verbs and negations (EN, PT): never the word a "name" or "other" alteration replaces.
 NOT_NAMES = set(
     "may will shall must can could should would might ought not no never none nothing neither nor without cannot "
@@ -106,7 +151,9 @@ class Case:
 
 
 def pick_files(rng: random.Random, n_pdf: int, n_txt: int) -> tuple[list[Path], list[Path]]:
-    pdfs = sorted(p for p in CUAD.rglob("*") if p.suffix.lower() == ".pdf" and 50_000 < p.stat().st_size < 250_000)
+    pdfs = sorted(
+        p for p in CUAD.rglob("*") if p.suffix.lower() == ".pdf" and 50_000 < p.stat().st_size < 250_000
+    )
     txts = sorted(p for p in LENER.glob("*.txt") if 8_000 < p.stat().st_size < 60_000)
     return rng.sample(pdfs, n_pdf), rng.sample(txts, n_txt)
 
@@ -128,7 +175,10 @@ def build_case(data_dir: Path, files: list[Path]) -> CaseTrack:
         t0 = time.monotonic()
         results = app.ingest(CASE, todo)
         bad = [r for r in results if not r.ok]
-        print(f"ingested {len(todo)} files in {time.monotonic() - t0:.0f} s ({len(bad)} failed)", file=sys.stderr)
+        print(
+            f"ingested {len(todo)} files in {time.monotonic() - t0:.0f} s ({len(bad)} failed)",
+            file=sys.stderr,
+        )
     return app
 
 
@@ -145,19 +195,21 @@ def load_docs(files: list[Path]) -> list[Doc]:
 # -- quotes --------------------------------------------------------------------------------------
 
 
-def window(rng: random.Random, doc: Doc, need: Any = None, tries: int = 200) -> tuple[Page, str, int, int] | None:
+def window(
+    rng: random.Random, doc: Doc, need: Any = None, tries: int = 200
+) -> tuple[Page, str, int, int] | None:
     """A random quote of 10-40 words inside one paragraph: (page, quote as copied, start, end)."""
     for _ in range(tries):
         page = rng.choice(doc.pages)
-        paras = [p for p in page.paragraphs if len(page.text[p.start:p.end].split()) >= 12]
+        paras = [p for p in page.paragraphs if len(page.text[p.start : p.end].split()) >= 12]
         if not paras:
             continue
         para = rng.choice(paras)
-        toks = [m for m in re.finditer(r"\S+", page.text[para.start:para.end])]
+        toks = [m for m in re.finditer(r"\S+", page.text[para.start : para.end])]
         n = rng.randint(10, min(40, len(toks)))
         i = rng.randint(0, len(toks) - n)
         start, end = para.start + toks[i].start(), para.start + toks[i + n - 1].end()
-        words = [t[0] for t in toks[i:i + n]]
+        words = [t[0] for t in toks[i : i + n]]
         if need is not None and not need(words):
             continue
         return page, " ".join(words), start, end
@@ -224,17 +276,35 @@ def alter(rng: random.Random, words: list[str], kind: str, names: list[str]) -> 
             out[i] = w.replace(b, MODAL_SWAPS[b.lower()])
             return out
         if kind == "negation" and b.lower() in ("not", "não") and i + 1 < len(words):
-            return out[:i] + out[i + 1:]
-        if kind == "negation" and b.lower() in EN_NEG_AFTER and i + 1 < len(words) and bare[i + 1].lower() != "not" \
-                and not portuguese:
-            return out[:i + 1] + ["not"] + out[i + 1:]
-        if kind == "negation" and b.lower() in PT_NEG_BEFORE and i > 0 and bare[i - 1].lower() != "não" and portuguese:
+            return out[:i] + out[i + 1 :]
+        if (
+            kind == "negation"
+            and b.lower() in EN_NEG_AFTER
+            and i + 1 < len(words)
+            and bare[i + 1].lower() != "not"
+            and not portuguese
+        ):
+            return out[: i + 1] + ["not"] + out[i + 1 :]
+        if (
+            kind == "negation"
+            and b.lower() in PT_NEG_BEFORE
+            and i > 0
+            and bare[i - 1].lower() != "não"
+            and portuguese
+        ):
             return out[:i] + ["não"] + out[i:]
-        if kind in ("name", "other") and (b.lower() in NOT_NAMES or not split_words(b)
-                                          or is_number(split_words(b)[0])):
+        if kind in ("name", "other") and (
+            b.lower() in NOT_NAMES or not split_words(b) or is_number(split_words(b)[0])
+        ):
             continue  # a number word, modal or negation is not a plain word or a name
-        if kind == "name" and i > 0 and b[:1].isupper() and b[1:].islower() and len(b) > 3 \
-                and not words[i - 1].endswith((".", ":", ";")):
+        if (
+            kind == "name"
+            and i > 0
+            and b[:1].isupper()
+            and b[1:].islower()
+            and len(b) > 3
+            and not words[i - 1].endswith((".", ":", ";"))
+        ):
             others = [n for n in names if n != b]
             out[i] = w.replace(b, rng.choice(others))
             return out
@@ -248,7 +318,7 @@ def grams(text: str, n: int = 5) -> set[tuple[str, ...]]:
     """The text's word n-grams (folded words)."""
     ws = [fold_text(w) for w in text.split()]
     ws = [w for w in ws if w]
-    return {tuple(ws[i:i + n]) for i in range(len(ws) - n + 1)}
+    return {tuple(ws[i : i + n]) for i in range(len(ws) - n + 1)}
 
 
 def shared_share(quote: str, case_grams: set[tuple[str, ...]]) -> float:
@@ -257,10 +327,19 @@ def shared_share(quote: str, case_grams: set[tuple[str, ...]]) -> float:
     return len(mine & case_grams) / len(mine) if mine else 0.0
 
 
-def generate(rng: random.Random, docs: list[Doc], others: list[Doc], per_class: int) -> tuple[list[Case], int]:
+def generate(
+    rng: random.Random, docs: list[Doc], others: list[Doc], per_class: int
+) -> tuple[list[Case], int]:
     cases: list[Case] = []
-    names = sorted({m[0] for d in docs for p in d.pages for m in re.finditer(r"(?<=[a-z,] )[A-Z][a-z]{3,}", p.text)
-                    if not is_number(split_words(m[0])[0]) and m[0].lower() not in NOT_NAMES})
+    names = sorted(
+        {
+            m[0]
+            for d in docs
+            for p in d.pages
+            for m in re.finditer(r"(?<=[a-z,] )[A-Z][a-z]{3,}", p.text)
+            if not is_number(split_words(m[0])[0]) and m[0].lower() not in NOT_NAMES
+        }
+    )
     case_text = fold_text(" ".join(p.text for d in docs for p in d.pages))
     case_grams = {g for d in docs for p in d.pages for g in grams(p.text)}
     for k in range(per_class * 2):  # true quotes, right cite
@@ -268,8 +347,16 @@ def generate(rng: random.Random, docs: list[Doc], others: list[Doc], per_class: 
         if (w := window(rng, doc)) is not None:
             page, quote, s, e = w
             a, b = lines_of(page, s, e)
-            cases.append(Case("exact", as_copied(rng, quote), cite_for(rng, doc, page, s, e), page.number, (a, b),
-                              {"doc": doc, "original": quote}))
+            cases.append(
+                Case(
+                    "exact",
+                    as_copied(rng, quote),
+                    cite_for(rng, doc, page, s, e),
+                    page.number,
+                    (a, b),
+                    {"doc": doc, "original": quote},
+                )
+            )
     for kind in ALTERED:
         made, k = 0, 0
         while made < per_class and k < per_class * 40:
@@ -281,24 +368,48 @@ def generate(rng: random.Random, docs: list[Doc], others: list[Doc], per_class: 
             changed = alter(rng, quote.split(" "), kind, names)
             if changed is None or fold_text(" ".join(changed)) in case_text:
                 continue
-            cases.append(Case(kind, " ".join(changed), cite_for(rng, doc, page, s, e), page.number, lines_of(page, s, e),
-                              {"doc": doc, "original": quote}))
+            cases.append(
+                Case(
+                    kind,
+                    " ".join(changed),
+                    cite_for(rng, doc, page, s, e),
+                    page.number,
+                    lines_of(page, s, e),
+                    {"doc": doc, "original": quote},
+                )
+            )
             made += 1
     for k in range(per_class):
         doc = docs[k % len(docs)]
         if (w := window(rng, doc)) is not None:
             page, quote, s, e = w
-            cases.append(Case("ocr_noise", misread(rng, quote), cite_for(rng, doc, page, s, e), page.number,
-                              lines_of(page, s, e), {"doc": doc, "original": quote}))
+            cases.append(
+                Case(
+                    "ocr_noise",
+                    misread(rng, quote),
+                    cite_for(rng, doc, page, s, e),
+                    page.number,
+                    lines_of(page, s, e),
+                    {"doc": doc, "original": quote},
+                )
+            )
     for k in range(per_class):  # a quote that leaves words out and says so
         doc = docs[k % len(docs)]
         if (w := window(rng, doc, need=lambda ws: len(ws) >= 20)) is not None:
             page, quote, s, e = w
             ws = quote.split(" ")
             cut = rng.randint(6, len(ws) - 12)
-            short = " ".join(ws[:cut]) + " ... " + " ".join(ws[cut + rng.randint(3, 6):])
-            cases.append(Case("omission", short, cite_for(rng, doc, page, s, e), page.number, lines_of(page, s, e),
-                              {"doc": doc, "original": quote}))
+            short = " ".join(ws[:cut]) + " ... " + " ".join(ws[cut + rng.randint(3, 6) :])
+            cases.append(
+                Case(
+                    "omission",
+                    short,
+                    cite_for(rng, doc, page, s, e),
+                    page.number,
+                    lines_of(page, s, e),
+                    {"doc": doc, "original": quote},
+                )
+            )
     cases += cross_pages(rng, [d for d in docs if d.paged], per_class)
     cases += wrong_pages(rng, docs, per_class)
     skipped = 0
@@ -324,20 +435,24 @@ def generate(rng: random.Random, docs: list[Doc], others: list[Doc], per_class: 
         else:
             quote = " ".join(rng.sample(wa, len(wa)))
         if fuzz.partial_ratio(fold_text(quote), case_text) >= 90:
-            skipped += 1  # spliced into a sentence the case really has ("In Witness whereof, the Parties ...")
+            skipped += (
+                1  # spliced into a sentence the case really has ("In Witness whereof, the Parties ...")
+            )
             continue
         doc = docs[k % len(docs)]
         cases.append(Case("invented", quote, cite_for(rng, doc, one[0], one[2], one[3])))
     return cases, skipped
 
 
-FURNITURE = re.compile(r"^\W*(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s+of\s+\d+)?\W*$|^Source:", re.IGNORECASE)
+FURNITURE = re.compile(
+    r"^\W*(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s+of\s+\d+)?\W*$|^Source:", re.IGNORECASE
+)
 
 
 def body_words(page: Page, last: bool) -> list[str]:
     """The words of the page's last (or first) lines of text, leaving out what a reader skips:
     page numbers ("9", "- 9 -", "Page 9 of 20") and EDGAR's "Source: ..." running header."""
-    lines = [page.text[ln.start:ln.end] for ln in page.lines]
+    lines = [page.text[ln.start : ln.end] for ln in page.lines]
     body = [ln for ln in lines if not FURNITURE.match(ln.strip())]
     chosen = body[-4:] if last else body[:4]
     return " ".join(chosen).split()
@@ -359,16 +474,24 @@ def cross_pages(rng: random.Random, docs: list[Doc], n: int) -> list[Case]:
         tail, head = body_words(page, True), body_words(pages[page.number + 1], False)
         if len(tail) < 5 or len(head) < 5:
             continue
-        quote = " ".join(tail[-rng.randint(5, 12):] + head[: rng.randint(5, 12)])
-        cite = f"{doc.name}, p. {page.number}" if rng.random() < 0.5 else f"{doc.name}, pp. {page.number}-{page.number + 1}"
-        out.append(Case("cross_page", as_copied(rng, quote), cite, page.number, None, {"doc": doc, "original": quote}))
+        quote = " ".join(tail[-rng.randint(5, 12) :] + head[: rng.randint(5, 12)])
+        cite = (
+            f"{doc.name}, p. {page.number}"
+            if rng.random() < 0.5
+            else f"{doc.name}, pp. {page.number}-{page.number + 1}"
+        )
+        out.append(
+            Case(
+                "cross_page", as_copied(rng, quote), cite, page.number, None, {"doc": doc, "original": quote}
+            )
+        )
     return out
 
 
 def near_lines(page: Page, first: int, last: int, quote: str, margin: int = 20) -> bool:
     """The quote occurs within `margin` lines of first..last (a text that repeats a passage)."""
     spans = [ln for ln in page.lines if first - margin <= ln.number <= last + margin]
-    return bool(spans) and fold_text(quote) in fold_text(page.text[spans[0].start:spans[-1].end])
+    return bool(spans) and fold_text(quote) in fold_text(page.text[spans[0].start : spans[-1].end])
 
 
 def wrong_pages(rng: random.Random, docs: list[Doc], n: int) -> list[Case]:
@@ -383,19 +506,32 @@ def wrong_pages(rng: random.Random, docs: list[Doc], n: int) -> list[Case]:
         page, quote, s, e = w
         a, b = lines_of(page, s, e)
         if doc.paged:
-            wrong = [p for p in doc.pages if p.number != page.number and fold_text(quote) not in fold_text(p.text)]
+            wrong = [
+                p for p in doc.pages if p.number != page.number and fold_text(quote) not in fold_text(p.text)
+            ]
             if not wrong:
                 continue
             other = rng.choice(wrong)
             cite = f"{doc.name}, p. {other.number}" + (f", ll. {a}-{b}" if rng.random() < 0.5 else "")
         else:
             last = page.lines[-1].number
-            far = [x for x in range(1, last - 5) if abs(x - a) > 40 and not near_lines(page, x, x + b - a, quote)]
+            far = [
+                x for x in range(1, last - 5) if abs(x - a) > 40 and not near_lines(page, x, x + b - a, quote)
+            ]
             if not far:
                 continue
             x = rng.choice(far)
             cite = f"{doc.name}, ll. {x}-{x + b - a}"
-        out.append(Case("wrong_page", as_copied(rng, quote), cite, page.number, (a, b), {"doc": doc, "original": quote}))
+        out.append(
+            Case(
+                "wrong_page",
+                as_copied(rng, quote),
+                cite,
+                page.number,
+                (a, b),
+                {"doc": doc, "original": quote},
+            )
+        )
     return out
 
 
@@ -415,7 +551,7 @@ def holds_quote(found_at: str, case: Case) -> bool:
     page = pages[0]
     if spec.line_start is not None and spec.line_end is not None:
         spans = [ln for ln in page.lines if spec.line_start <= ln.number <= spec.line_end]
-        text = page.text[spans[0].start:spans[-1].end] if spans else ""
+        text = page.text[spans[0].start : spans[-1].end] if spans else ""
     else:
         text = page.text
     return fold_text(case.meta["original"]) in fold_text(text)
@@ -452,9 +588,13 @@ def right(case: Case, r: dict[str, Any]) -> bool:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--per-class", type=int, default=30, help="cases per class (exact gets twice as many)")
+    parser.add_argument(
+        "--per-class", type=int, default=30, help="cases per class (exact gets twice as many)"
+    )
     parser.add_argument("--data-dir", default="/tmp/cite-verify-cache")
     parser.add_argument("--show-misses", action="store_true")
     args = parser.parse_args()
@@ -478,8 +618,10 @@ def main() -> None:
 
 def report(results: list[tuple[Case, dict[str, Any], float]], n_docs: int, skipped: int, args: Any) -> None:
     kinds = ["exact", *ALTERED, "ocr_noise", "omission", "cross_page", "wrong_page", "other_case", "invented"]
-    print(f"verify_citation over {n_docs} documents, {len(results)} cases (seed {args.seed}; "
-          f"{skipped} other-case or invented quotes skipped: their text is in this case after all)\n")
+    print(
+        f"verify_citation over {n_docs} documents, {len(results)} cases (seed {args.seed}; "
+        f"{skipped} other-case or invented quotes skipped: their text is in this case after all)\n"
+    )
     print("| class | cases | right | accuracy | verdicts | meaning change flagged |")
     print("|---|---:|---:|---:|---|---|")
     for kind in kinds:
@@ -499,17 +641,23 @@ def report(results: list[tuple[Case, dict[str, Any], float]], n_docs: int, skipp
             flag = ""
         print(f"| {kind} | {len(rows)} | {ok} | {ok / len(rows):.3f} | {vs} | {flag} |")
     altered = [(c, r) for c, r, _ in results if c.kind in ALTERED]
-    print(f"| **altered (all)** | {len(altered)} | {sum(right(c, r) for c, r in altered)} | "
-          f"{sum(right(c, r) for c, r in altered) / max(1, len(altered)):.3f} | | |")
+    print(
+        f"| **altered (all)** | {len(altered)} | {sum(right(c, r) for c, r in altered)} | "
+        f"{sum(right(c, r) for c, r in altered) / max(1, len(altered)):.3f} | | |"
+    )
     ms = [t for _c, _r, t in results]
-    print(f"\nlatency per verification: p50 {percentile(ms, 50):.0f} ms, p95 {percentile(ms, 95):.0f} ms, "
-          f"max {max(ms):.0f} ms")
+    print(
+        f"\nlatency per verification: p50 {percentile(ms, 50):.0f} ms, p95 {percentile(ms, 95):.0f} ms, "
+        f"max {max(ms):.0f} ms"
+    )
     if args.show_misses:
         for c, r, _t in results:
             if not right(c, r):
-                print(f"\nMISS [{c.kind}] cite={c.cite!r} gold=p.{c.gold_page} ll.{c.gold_lines}\n  quote={c.quote!r}\n"
-                      f"  -> {r['verdict']} found_at={r['found_at']!r} diffs={r['differences']} "
-                      f"sim={r['similarity']}\n  at cite={r['text_at_cite'][:300]!r}")
+                print(
+                    f"\nMISS [{c.kind}] cite={c.cite!r} gold=p.{c.gold_page} ll.{c.gold_lines}\n  quote={c.quote!r}\n"
+                    f"  -> {r['verdict']} found_at={r['found_at']!r} diffs={r['differences']} "
+                    f"sim={r['similarity']}\n  at cite={r['text_at_cite'][:300]!r}"
+                )
 
 
 if __name__ == "__main__":

@@ -51,7 +51,11 @@ def cuad_pdfs(limit: int = 40) -> list[Path]:
 
 
 def court_pdfs() -> list[Path]:
-    folders = [COURTS / "recap_documents", COURTS / "recap_extract", COURTS / "extra_from_history/recap_issues"]
+    folders = [
+        COURTS / "recap_documents",
+        COURTS / "recap_extract",
+        COURTS / "extra_from_history/recap_issues",
+    ]
     files = [p for folder in folders for p in sorted(folder.glob("*.pdf"))]
     return files + [COURTS / "vector-pdf.pdf", COURTS / "missouri.pdf"]
 
@@ -79,20 +83,41 @@ def build_case(app: CaseTrack) -> None:
 
 # Questions about the court PDFs, written from their text (document, question).
 COURT_QUESTIONS = [
-    ("ca10_010110462922.pdf", "How many days does Liebowitz have to show cause why he should not be suspended?"),
+    (
+        "ca10_010110462922.pdf",
+        "How many days does Liebowitz have to show cause why he should not be suspended?",
+    ),
     ("ca10_010110462922.pdf", "What happens if the attorney does not respond to the order to show cause?"),
     ("ca10_010110462922.pdf", "Where can the Plan for Attorney Disciplinary Enforcement be found?"),
-    ("ca2_1-1.pdf", "Within how many days must the Acknowledgment and Notice of Appearance Form be returned?"),
-    ("ca2_1-1.pdf", "What happens if an attorney does not tell the court that his contact information changed?"),
+    (
+        "ca2_1-1.pdf",
+        "Within how many days must the Acknowledgment and Notice of Appearance Form be returned?",
+    ),
+    (
+        "ca2_1-1.pdf",
+        "What happens if an attorney does not tell the court that his contact information changed?",
+    ),
     ("ca2_1-1.pdf", "Which caption does the Second Circuit use in an appeal?"),
     ("ca2_1-1.pdf", "How long until the court's records reflect a contact change made in PACER?"),
-    ("ca3_003112692106.pdf", "When are motions that toll the time to file a notice of appeal considered timely?"),
+    (
+        "ca3_003112692106.pdf",
+        "When are motions that toll the time to file a notice of appeal considered timely?",
+    ),
     ("ca3_003112692106.pdf", "Which forms must counsel for the appellant file in the Steak N Shake appeal?"),
-    ("ca3_003112692106.pdf", "What is the consequence if the appellant misses the filing deadline for the forms?"),
-    ("ca6_1-3.pdf", "What is the filing fee for the petition for review in Island Creek Coal Company v. Hill?"),
+    (
+        "ca3_003112692106.pdf",
+        "What is the consequence if the appellant misses the filing deadline for the forms?",
+    ),
+    (
+        "ca6_1-3.pdf",
+        "What is the filing fee for the petition for review in Island Creek Coal Company v. Hill?",
+    ),
     ("ca6_1-3.pdf", "By what date must the appearance forms be filed with the Sixth Circuit?"),
     ("ca6_1-3.pdf", "Who are the respondents in the Island Creek Coal Company petition?"),
-    ("ca7_3.pdf", "Why did the Seventh Circuit order the parties in the FedEx Ground appeal to file a statement?"),
+    (
+        "ca7_3.pdf",
+        "Why did the Seventh Circuit order the parties in the FedEx Ground appeal to file a statement?",
+    ),
     ("ca7_3.pdf", "When are the parties' statements due in the FedEx Ground employment practices appeal?"),
     ("ca8_.pdf", "What does Qin say about the scope of border searches by CBP?"),
     ("ca8_.pdf", "Is a stolen trade secret contraband under customs laws?"),
@@ -100,15 +125,24 @@ COURT_QUESTIONS = [
     ("cafc_3.pdf", "Who is the principal attorney for Reliable Contracting Group?"),
     ("cafc_3.pdf", "When was the entry of appearance filed electronically?"),
     ("gov.uscourts.azd.1085839.3.0.pdf", "What does the Bard IVC filters multidistrict litigation involve?"),
-    ("gov.uscourts.azd.1085839.3.0.pdf", "How many cases had been filed when the Bard MDL closed to new cases?"),
+    (
+        "gov.uscourts.azd.1085839.3.0.pdf",
+        "How many cases had been filed when the Bard MDL closed to new cases?",
+    ),
     ("gov.uscourts.azd.1085839.3.0.pdf", "Which direct-filed cases are to be transferred to West Virginia?"),
     ("gov.uscourts.azd.1085839.3.0.pdf", "Which case management order set the bellwether selection process?"),
     ("gov.uscourts.cacd.652774.40.0.pdf", "Why is a preliminary injunction warranted against Esteban Leon?"),
-    ("gov.uscourts.cacd.652774.40.0.pdf", "Is Leon allowed to disclose Experian source code to his employer Spireon?"),
+    (
+        "gov.uscourts.cacd.652774.40.0.pdf",
+        "Is Leon allowed to disclose Experian source code to his employer Spireon?",
+    ),
     ("gov.uscourts.cacd.652774.40.0.pdf", "Is a bond required for the preliminary injunction?"),
     ("gov.uscourts.cacd.652774.40.0.pdf", "What evidence must Leon preserve?"),
     ("gov.uscourts.cacd.652774.40.0.pdf", "Until when was the temporary restraining order extended?"),
-    ("gov.uscourts.cand.16711.199.0.pdf", "Why did FedEx ask to quash the subpoena for the Snyder deposition transcript?"),
+    (
+        "gov.uscourts.cand.16711.199.0.pdf",
+        "Why did FedEx ask to quash the subpoena for the Snyder deposition transcript?",
+    ),
     ("gov.uscourts.cand.16711.199.0.pdf", "Did the court grant the motion to quash the subpoena?"),
     ("gov.uscourts.cand.16711.199.0.pdf", "Why do the plaintiffs say the deposition transcript is relevant?"),
     ("ca1_00117684624.pdf", "Why did the First Circuit dismiss Calvary Chapel's appeal?"),
@@ -117,10 +151,16 @@ COURT_QUESTIONS = [
     ("ca1_00117684624.pdf", "When does a ruling have the practical effect of denying injunctive relief?"),
     ("ca1_00117684624.pdf", "What did Judge Barron say in his concurrence?"),
     ("ca1_00117684624.pdf", "How many people could gather under Executive Order 14?"),
-    ("ca5_00516242060.pdf", "How much did the City deduct from St. Pierre's paycheck for optional life insurance?"),
+    (
+        "ca5_00516242060.pdf",
+        "How much did the City deduct from St. Pierre's paycheck for optional life insurance?",
+    ),
     ("ca5_00516242060.pdf", "What are the elements of promissory estoppel under Texas law?"),
     ("ca5_00516242060.pdf", "Why was the claim for supplemental dependent life coverage rejected?"),
-    ("ca5_00516242060.pdf", "Can an employer running an employee benefits program be an agent under the Texas Insurance Code?"),
+    (
+        "ca5_00516242060.pdf",
+        "Can an employer running an employee benefits program be an agent under the Texas Insurance Code?",
+    ),
     ("ca5_00516242060.pdf", "What did Dearborn's final offer to the City of El Paso provide?"),
     ("ca5_00516242060.pdf", "Why did St. Pierre's breach of contract claim fail?"),
     ("ca9_19.pdf", "Why do the appellees ask to stay briefing until Hernandez Roman is decided?"),
@@ -128,18 +168,39 @@ COURT_QUESTIONS = [
     ("ca9_19.pdf", "Which legal issues does the government raise in both Hernandez Roman and Zepeda Rivas?"),
     ("ca9_19.pdf", "What is the government's position on the stay and the extension?"),
     ("ca9_19.pdf", "How many class members at Mesa Verde tested positive for COVID-19?"),
-    ("gov.uscourts.njd.387907.32.0.pdf", "What is the statute of limitations for section 1983 claims in New Jersey?"),
-    ("gov.uscourts.njd.387907.32.0.pdf", "Are official capacity claims for prospective injunctive relief barred?"),
+    (
+        "gov.uscourts.njd.387907.32.0.pdf",
+        "What is the statute of limitations for section 1983 claims in New Jersey?",
+    ),
+    (
+        "gov.uscourts.njd.387907.32.0.pdf",
+        "Are official capacity claims for prospective injunctive relief barred?",
+    ),
     ("gov.uscourts.njd.387907.32.0.pdf", "Does the PLRA bar compensatory damages without a physical injury?"),
-    ("gov.uscourts.njd.387907.32.0.pdf", "How many times was McCrimmon's legal mail opened outside his presence?"),
-    ("gov.uscourts.njd.387907.32.0.pdf", "When is a prisoner's complaint deemed filed under the mailbox rule?"),
-    ("gov.uscourts.nysd.413741.11.0.pdf", "How many collective bargaining agreements does Hostess have with BCT?"),
+    (
+        "gov.uscourts.njd.387907.32.0.pdf",
+        "How many times was McCrimmon's legal mail opened outside his presence?",
+    ),
+    (
+        "gov.uscourts.njd.387907.32.0.pdf",
+        "When is a prisoner's complaint deemed filed under the mailbox rule?",
+    ),
+    (
+        "gov.uscourts.nysd.413741.11.0.pdf",
+        "How many collective bargaining agreements does Hostess have with BCT?",
+    ),
     ("gov.uscourts.nysd.413741.11.0.pdf", "Why was Hostess's participation in the B&C Fund terminated?"),
-    ("gov.uscourts.nysd.413741.11.0.pdf", "How much withdrawal liability did the B&C Fund assess against Hostess?"),
+    (
+        "gov.uscourts.nysd.413741.11.0.pdf",
+        "How much withdrawal liability did the B&C Fund assess against Hostess?",
+    ),
     ("gov.uscourts.nysd.413741.11.0.pdf", "What does the doctrine of impossibility excuse?"),
     ("gov.uscourts.nysd.413741.11.0.pdf", "What is the only issue the BCT union raises on appeal?"),
     ("vector-pdf.pdf", "Does the Red River Compact pre-empt the Oklahoma water statutes?"),
-    ("vector-pdf.pdf", "What may states do when the flow at the Arkansas-Louisiana border is above 3,000 CFS?"),
+    (
+        "vector-pdf.pdf",
+        "What may states do when the flow at the Arkansas-Louisiana border is above 3,000 CFS?",
+    ),
     ("vector-pdf.pdf", "Why is an accounting under the Compact not mandatory?"),
     ("vector-pdf.pdf", "How much did the Dallas-Fort Worth population grow between 2000 and 2010?"),
     ("vector-pdf.pdf", "Where did Tarrant propose to divert water from the Kiamichi River?"),
@@ -206,7 +267,9 @@ def cuad_queries(app: CaseTrack) -> list[dict[str, Any]]:
             continue
         test = tests[g["test_index"]]
         snippet = next(s for s in test["snippets"] if s["span"] == g["span"])
-        text = (BENCH / "corpus" / snippet["file_path"]).read_text(encoding="utf-8")[g["span"][0] : g["span"][1]]
+        text = (BENCH / "corpus" / snippet["file_path"]).read_text(encoding="utf-8")[
+            g["span"][0] : g["span"][1]
+        ]
         doc_id = doc["document_id"]
         if doc_id not in texts:
             texts[doc_id] = page_texts(app, doc_id, gens[doc_id])
@@ -227,7 +290,9 @@ def span_lines(hit: SearchHit, pinned: bool) -> int:
     return last - first + 1
 
 
-def count_overlap(overlap: dict[str, int], hit: SearchHit, gold: list[tuple[int, int, int]], rank: int) -> None:
+def count_overlap(
+    overlap: dict[str, int], hit: SearchHit, gold: list[tuple[int, int, int]], rank: int
+) -> None:
     """Count a result in the gold document: on a gold page ("page"), and with a chunk holding
     at least 80% of a gold span ("chunk"); and whether its pin-cite overlaps a gold span."""
     chunk = hit.chunk_provenance or hit.provenance
@@ -268,30 +333,48 @@ def run(app: CaseTrack, top_k: int, limit: int | None) -> dict[str, Any]:
                     widths[key]["chunk"].append(span_lines(hit, False))
                 if hit.provenance.document_id == q["doc"]:
                     count_overlap(overlap, hit, q["gold"], rank)
-    return {"widths": widths, "overlap": overlap, "queries": {"cuad": len(cuad), "court": len(court)},
-            "seconds": round(time.monotonic() - started, 1)}
+    return {
+        "widths": widths,
+        "overlap": overlap,
+        "queries": {"cuad": len(cuad), "court": len(court)},
+        "seconds": round(time.monotonic() - started, 1),
+    }
 
 
 def table(result: dict[str, Any], top_k: int) -> str:
-    rows = ["| results | n | pin-cite lines: median | p90 | chunk lines: median | p90 |", "|---|---|---|---|---|---|"]
-    labels = {"cuad": f"CUAD PDFs, top {top_k}", "court": f"US court PDFs, top {top_k}", "all": f"all, top {top_k}",
-              "cuad@1": "CUAD PDFs, top 1", "court@1": "US court PDFs, top 1", "all@1": "all, top 1"}
+    rows = [
+        "| results | n | pin-cite lines: median | p90 | chunk lines: median | p90 |",
+        "|---|---|---|---|---|---|",
+    ]
+    labels = {
+        "cuad": f"CUAD PDFs, top {top_k}",
+        "court": f"US court PDFs, top {top_k}",
+        "all": f"all, top {top_k}",
+        "cuad@1": "CUAD PDFs, top 1",
+        "court@1": "US court PDFs, top 1",
+        "all@1": "all, top 1",
+    }
     for key, label in labels.items():
         w = result["widths"].get(key)
         if not w:
             continue
         pin, chunk = w["pin"], w["chunk"]
-        rows.append(f"| {label} | {len(pin)} | {statistics.median(pin):g} | {p90(pin)} | "
-                    f"{statistics.median(chunk):g} | {p90(chunk)} |")
+        rows.append(
+            f"| {label} | {len(pin)} | {statistics.median(pin):g} | {p90(pin)} | "
+            f"{statistics.median(chunk):g} | {p90(chunk)} |"
+        )
     o = result["overlap"]
 
     def share(key: str) -> str:
         return f"{o[key + '_pin'] / o[key]:.3f} ({o[key + '_pin']}/{o[key]})" if o.get(key) else "-"
 
-    rows += ["", f"| CUAD results in the gold document | top {top_k}: pin-cite overlaps the gold span | top 1 |",
-             "|---|---|---|",
-             f"| on a gold page | {share('page')} | {share('page@1')} |",
-             f"| chunk holds >= 80% of a gold span | {share('chunk')} | {share('chunk@1')} |"]
+    rows += [
+        "",
+        f"| CUAD results in the gold document | top {top_k}: pin-cite overlaps the gold span | top 1 |",
+        "|---|---|---|",
+        f"| on a gold page | {share('page')} | {share('page@1')} |",
+        f"| chunk holds >= 80% of a gold span | {share('chunk')} | {share('chunk@1')} |",
+    ]
     return "\n".join(rows)
 
 
@@ -299,28 +382,40 @@ def sweep(app: CaseTrack, top_k: int, limit: int | None) -> None:
     """Pin-cite width against overlap with the gold for other widen_lines / neighbour settings
     (a single sentence is cut to MAX_LINES = 6 lines in all of them)."""
     saved = (pincite.WIDEN_LINES, pincite.MAX_NEIGHBOURS, pincite.NEIGHBOUR_SHARE)
-    rows = ["| widen_lines | neighbours | share | median lines | p90 | overlap (chunk holds gold) |",
-            "|---|---|---|---|---|---|"]
+    rows = [
+        "| widen_lines | neighbours | share | median lines | p90 | overlap (chunk holds gold) |",
+        "|---|---|---|---|---|---|",
+    ]
     for setting in ((6, 1, 0.6), (6, 2, 0.25), (6, 4, 0.05), (8, 4, 0.05), (12, 4, 0.05), (16, 6, 0.05)):
         pincite.WIDEN_LINES, pincite.MAX_NEIGHBOURS, pincite.NEIGHBOUR_SHARE = setting
         result = run(app, top_k, limit)
         pin, o = result["widths"]["all"]["pin"], result["overlap"]
-        rows.append(f"| {setting[0]} | {setting[1]} | {setting[2]} | {statistics.median(pin):g} | {p90(pin)} | "
-                    f"{o['chunk_pin'] / max(o['chunk'], 1):.3f} |")
+        rows.append(
+            f"| {setting[0]} | {setting[1]} | {setting[2]} | {statistics.median(pin):g} | {p90(pin)} | "
+            f"{o['chunk_pin'] / max(o['chunk'], 1):.3f} |"
+        )
     pincite.WIDEN_LINES, pincite.MAX_NEIGHBOURS, pincite.NEIGHBOUR_SHARE = saved
     print("\n".join(rows) + "\n")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--cache", default="/tmp/cite-width-cache", help="data directory reused between runs")
     parser.add_argument("--models-dir", default=str(SHARED / "models"))
     parser.add_argument("--top-k", type=int, default=5)
     parser.add_argument("--limit", type=int, default=None, help="at most this many CUAD questions")
-    parser.add_argument("--first", type=int, default=0,
-                        help="the case takes the sorted CUAD PDFs from this one (0; 40 for a held-out slice)")
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        help="the case takes the sorted CUAD PDFs from this one (0; 40 for a held-out slice)",
+    )
     parser.add_argument("--ingest-only", action="store_true")
-    parser.add_argument("--sweep", action="store_true", help="also the width / overlap trade-off of other settings")
+    parser.add_argument(
+        "--sweep", action="store_true", help="also the width / overlap trade-off of other settings"
+    )
     args = parser.parse_args()
     global FIRST
     FIRST = args.first
@@ -332,9 +427,11 @@ def main() -> None:
         sweep(app, args.top_k, args.limit)
     result = run(app, args.top_k, args.limit)
     summary = app.case_summary(CASE)
-    print(f"{time.strftime('%Y-%m-%d')}: `python bench/cite_width.py --top-k {args.top_k}`; case of "
-          f"{summary['document_count']} documents ({summary['page_count']} pages, {summary['chunk_count']} chunks); "
-          f"{result['queries']['cuad']} CUAD + {result['queries']['court']} court questions in {result['seconds']} s\n")
+    print(
+        f"{time.strftime('%Y-%m-%d')}: `python bench/cite_width.py --top-k {args.top_k}`; case of "
+        f"{summary['document_count']} documents ({summary['page_count']} pages, {summary['chunk_count']} chunks); "
+        f"{result['queries']['cuad']} CUAD + {result['queries']['court']} court questions in {result['seconds']} s\n"
+    )
     print(table(result, args.top_k))
 
 

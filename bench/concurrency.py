@@ -84,8 +84,9 @@ SCENARIOS = [  # label, searching clients, ingest running
 def pick_pdfs(n_base: int, n_ingest: int, max_pages: int) -> tuple[list[Path], list[Path]]:
     """A deterministic spread over the staged CUAD PDFs (sorted by path): text layer only, short enough."""
     manifest = json.loads((CUAD / "cuad_pdf_manifest.json").read_text())
-    usable = sorted(m["pdf"] for m in manifest
-                    if m["pages"] <= max_pages and "ABBYY" not in (m.get("producer") or ""))
+    usable = sorted(
+        m["pdf"] for m in manifest if m["pages"] <= max_pages and "ABBYY" not in (m.get("producer") or "")
+    )
     wanted = n_base + n_ingest
     if wanted > len(usable):
         raise SystemExit(f"only {len(usable)} CUAD PDFs have <= {max_pages} pages; ask for fewer")
@@ -96,8 +97,8 @@ def pick_pdfs(n_base: int, n_ingest: int, max_pages: int) -> tuple[list[Path], l
 def _split(paths: list[Path], n_base: int) -> tuple[list[Path], list[Path]]:
     """Alternate base and ingest files while both are wanted, so that both sets cover every folder."""
     pairs = min(n_base, len(paths) - n_base)
-    base, ingest = paths[0:2 * pairs:2], paths[1:2 * pairs:2]
-    rest = paths[2 * pairs:]
+    base, ingest = paths[0 : 2 * pairs : 2], paths[1 : 2 * pairs : 2]
+    rest = paths[2 * pairs :]
     return (base + rest, ingest) if len(base) < n_base else (base, ingest + rest)
 
 
@@ -114,8 +115,9 @@ def stage(files: list[Path], folder: Path) -> Path:
 def server(data_dir: Path, models_dir: Path) -> StdioServerParameters:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CASETRACK_")}
     env.update(CASETRACK_HOME=str(data_dir), CASETRACK_MODELS_DIR=str(models_dir), LANCEDB_LOG="error")
-    return StdioServerParameters(command=sys.executable, args=["-m", "casetrack", "serve", "--idle-exit", "0"],
-                                 env=env, cwd=str(REPO))
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "casetrack", "serve", "--idle-exit", "0"], env=env, cwd=str(REPO)
+    )
 
 
 def text(result: CallToolResult) -> str:
@@ -131,7 +133,9 @@ async def call(client: Client, tool: str, args: dict[str, Any]) -> dict[str, Any
 
 async def wait_job(client: Client, job_id: str) -> dict[str, Any]:
     while True:
-        job: dict[str, Any] = (await call(client, "get_job", {"job_id": job_id, "wait_seconds": 30}))["jobs"][0]
+        job: dict[str, Any] = (await call(client, "get_job", {"job_id": job_id, "wait_seconds": 30}))["jobs"][
+            0
+        ]
         if job["status"] in ("done", "failed", "cancelled"):
             return job
 
@@ -148,8 +152,11 @@ async def build_base(control: Client, base_dir: Path) -> dict[str, Any]:
         raise RuntimeError(f"base ingest {job['status']}: {job.get('error')}")
     info = await call(control, "get_case_info", {"case_name": BASE})
     new = [r for r in job["results"] if r["status"] in ("ingested", "replaced")]
-    print(f"base case: {info['document_count']} documents, {info['chunk_count']} chunks"
-          + (f" ({len(new)} files ingested in {seconds:.0f} s)" if new else " (already there)"), flush=True)
+    print(
+        f"base case: {info['document_count']} documents, {info['chunk_count']} chunks"
+        + (f" ({len(new)} files ingested in {seconds:.0f} s)" if new else " (already there)"),
+        flush=True,
+    )
     return info
 
 
@@ -158,7 +165,9 @@ async def remove_incoming(control: Client, names: set[str]) -> None:
     docs = (await call(control, "list_documents", {"case_name": BASE}))["documents"]
     for doc in docs:
         if doc["name"] in names:
-            await call(control, "delete_document", {"document_name": doc["name"], "case_name": BASE, "confirm": True})
+            await call(
+                control, "delete_document", {"document_name": doc["name"], "case_name": BASE, "confirm": True}
+            )
 
 
 async def start_ingest(control: Client, incoming: Path, into: str, names: set[str]) -> str:
@@ -183,10 +192,17 @@ async def start_ingest(control: Client, incoming: Path, into: str, names: set[st
     return str(queued["id"])
 
 
-async def searcher(client: Client, questions: list[str], until: float, offset: int,
-                   calls: list[tuple[float, float]], stages: dict[str, list[float]], errors: list[str]) -> None:
+async def searcher(
+    client: Client,
+    questions: list[str],
+    until: float,
+    offset: int,
+    calls: list[tuple[float, float]],
+    stages: dict[str, list[float]],
+    errors: list[str],
+) -> None:
     """Ask the questions (in this client's rotated order) again and again until `until`; one pass at least."""
-    order = questions[offset % len(questions):] + questions[:offset % len(questions)]
+    order = questions[offset % len(questions) :] + questions[: offset % len(questions)]
     first = True
     while first or time.perf_counter() < until:
         first = False
@@ -205,7 +221,9 @@ async def searcher(client: Client, questions: list[str], until: float, offset: i
                     stages.setdefault(stage, []).append(ms)
 
 
-async def watch_job(control: Client, job_id: str, samples: list[tuple[float, str]], done: anyio.Event) -> None:
+async def watch_job(
+    control: Client, job_id: str, samples: list[tuple[float, str]], done: anyio.Event
+) -> None:
     """Sample what the ingest is doing (parse / embed / store / index) every 0.2 s."""
     while not done.is_set():
         asked = time.perf_counter()
@@ -229,22 +247,33 @@ def by_ingest_stage(calls: list[tuple[float, float]], samples: list[tuple[float,
             seen.add(before[-1])
         label = next((r for r in rank if r in seen), "other")
         groups.setdefault(label, []).append((end - start) * 1000)
-    return {k: {"n": len(v), "p50_ms": round(median(v), 1),
-                "p95_ms": round(percentile(v, 95, "nearest"), 1)}
-            for k, v in sorted(groups.items())}
+    return {
+        k: {"n": len(v), "p50_ms": round(median(v), 1), "p95_ms": round(percentile(v, 95, "nearest"), 1)}
+        for k, v in sorted(groups.items())
+    }
 
 
-async def run_scenario(params: StdioServerParameters, control: Client, label: str, clients: int, ingest: bool,
-                       questions: list[str], seconds: float, incoming: Path, into: str,
-                       incoming_names: set[str]) -> dict[str, Any]:
+async def run_scenario(
+    params: StdioServerParameters,
+    control: Client,
+    label: str,
+    clients: int,
+    ingest: bool,
+    questions: list[str],
+    seconds: float,
+    incoming: Path,
+    into: str,
+    incoming_names: set[str],
+) -> dict[str, Any]:
     calls: list[tuple[float, float]] = []
     stages: dict[str, list[float]] = {}
     errors: list[str] = []
     samples: list[tuple[float, str]] = []
     async with AsyncExitStack() as stack:
         # Every searching client is its own `casetrack serve` process, connected and warm before timing.
-        searchers = [await stack.enter_async_context(Client(params, read_timeout_seconds=300))
-                     for _ in range(clients)]
+        searchers = [
+            await stack.enter_async_context(Client(params, read_timeout_seconds=300)) for _ in range(clients)
+        ]
         for c in searchers:
             await c.call_tool("search_case", {"query": questions[0], "top_k": 10, "case_name": BASE})
         job_id = await start_ingest(control, incoming, into, incoming_names) if ingest else None
@@ -257,20 +286,28 @@ async def run_scenario(params: StdioServerParameters, control: Client, label: st
                 tg.start_soon(watch_job, control, job_id, samples, finished)
             async with anyio.create_task_group() as searching:
                 for i, c in enumerate(searchers):
-                    searching.start_soon(searcher, c, questions, until, i * len(questions) // clients, calls,
-                                         stages, errors)
+                    searching.start_soon(
+                        searcher, c, questions, until, i * len(questions) // clients, calls, stages, errors
+                    )
             finished.set()
         wall = time.perf_counter() - started
     times = [(end - start) * 1000 for start, end in calls]
     row: dict[str, Any] = {
-        "scenario": label, "clients": clients, "ingest": ingest, "searches": len(times), "errors": len(errors),
-        "wall_s": round(wall, 1), "p50_ms": round(median(times), 1),
-        "p95_ms": round(percentile(times, 95, "nearest"), 1), "max_ms": round(max(times), 1),
+        "scenario": label,
+        "clients": clients,
+        "ingest": ingest,
+        "searches": len(times),
+        "errors": len(errors),
+        "wall_s": round(wall, 1),
+        "p50_ms": round(median(times), 1),
+        "p95_ms": round(percentile(times, 95, "nearest"), 1),
+        "max_ms": round(max(times), 1),
         "searches_per_s": round(len(times) / wall, 1),
         "load_avg_1min_end": round(os.getloadavg()[0], 2),  # other work on the machine shows here
         # the daemon's own timings_ms (p50 / p95): what the relay and the client add is the rest
-        "server_stages_ms": {k: (round(median(v), 1), round(percentile(v, 95, "nearest"), 1))
-                             for k, v in stages.items()},
+        "server_stages_ms": {
+            k: (round(median(v), 1), round(percentile(v, 95, "nearest"), 1)) for k, v in stages.items()
+        },
     }
     if job_id and before is not None:
         after = (await call(control, "get_job", {"job_id": job_id}))["jobs"][0]
@@ -285,8 +322,11 @@ async def run_scenario(params: StdioServerParameters, control: Client, label: st
         final = await wait_job(control, job_id)
         row["ingest_job"] = final["status"]
         if not row["ingest_running_at_end"]:
-            print(f"  warning: the ingest job was {after['status']} before the searches ended; "
-                  "raise --ingest-docs", flush=True)
+            print(
+                f"  warning: the ingest job was {after['status']} before the searches ended; "
+                "raise --ingest-docs",
+                flush=True,
+            )
     for e in errors[:3]:
         print(f"  error: {e}", flush=True)
     return row
@@ -294,15 +334,19 @@ async def run_scenario(params: StdioServerParameters, control: Client, label: st
 
 def print_table(rows: list[dict[str, Any]]) -> None:
     base = rows[0]["p95_ms"]
-    print("\n| scenario | searches | p50 ms | p95 ms | max ms | p95 / baseline | searches/s | ingest files done (per min) |")
+    print(
+        "\n| scenario | searches | p50 ms | p95 ms | max ms | p95 / baseline | searches/s | ingest files done (per min) |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         files = ""
         if r["ingest"]:
             files = f"{r['ingest_files_during']} ({r['ingest_files_during'] * 60 / r['wall_s']:.1f})"
             files += "" if r["ingest_running_at_end"] else " (finished early)"
-        print(f"| {r['scenario']} | {r['searches']} | {r['p50_ms']:.0f} | {r['p95_ms']:.0f} | {r['max_ms']:.0f} "
-              f"| {r['p95_ms'] / base:.2f}x | {r['searches_per_s']} | {files} |")
+        print(
+            f"| {r['scenario']} | {r['searches']} | {r['p50_ms']:.0f} | {r['p95_ms']:.0f} | {r['max_ms']:.0f} "
+            f"| {r['p95_ms'] / base:.2f}x | {r['searches_per_s']} | {files} |"
+        )
 
 
 async def bench(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
@@ -312,9 +356,14 @@ async def bench(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
     incoming = stage(ingest_files, files_dir / "incoming")
     questions = [QUESTIONS[i % len(QUESTIONS)] for i in range(args.queries)]
     params = server(data_dir, args.models_dir)
-    report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d"), "cpus": os.cpu_count(), "queries": len(questions),
-                              "seconds": args.seconds, "ingest_into": args.ingest_into,
-                              "incoming_pages": sum(_pages(p) for p in ingest_files)}
+    report: dict[str, Any] = {
+        "date": time.strftime("%Y-%m-%d"),
+        "cpus": os.cpu_count(),
+        "queries": len(questions),
+        "seconds": args.seconds,
+        "ingest_into": args.ingest_into,
+        "incoming_pages": sum(_pages(p) for p in ingest_files),
+    }
     async with Client(params, read_timeout_seconds=300) as control:
         info = await build_base(control, base_dir)
         print(f"load average before the scenarios: {os.getloadavg()[0]:.2f} (1 min)", flush=True)
@@ -323,32 +372,63 @@ async def bench(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
             await call(control, "search_case", {"query": q, "case_name": BASE})
         rows = []
         for label, clients, ingest in SCENARIOS:
-            row = await run_scenario(params, control, label, clients, ingest, questions, args.seconds, incoming,
-                                     args.ingest_into, {p.name for p in ingest_files})
+            row = await run_scenario(
+                params,
+                control,
+                label,
+                clients,
+                ingest,
+                questions,
+                args.seconds,
+                incoming,
+                args.ingest_into,
+                {p.name for p in ingest_files},
+            )
             rows.append(row)
-            print(f"{label:<32} {row['searches']:>4} searches  p50 {row['p50_ms']:7.1f}  p95 {row['p95_ms']:7.1f}  "
-                  f"max {row['max_ms']:7.1f} ms  ({row['p95_ms'] / rows[0]['p95_ms']:.2f}x baseline p95)"
-                  + (f"  ingest: {row['ingest_files_during']} files, running at end: {row['ingest_running_at_end']}"
-                     if ingest else "") + f"  load {row['load_avg_1min_end']}", flush=True)
-            print("  daemon stages p50/p95 ms: " + ", ".join(f"{k} {v[0]:.0f}/{v[1]:.0f}"
-                                                         for k, v in row["server_stages_ms"].items()), flush=True)
+            print(
+                f"{label:<32} {row['searches']:>4} searches  p50 {row['p50_ms']:7.1f}  p95 {row['p95_ms']:7.1f}  "
+                f"max {row['max_ms']:7.1f} ms  ({row['p95_ms'] / rows[0]['p95_ms']:.2f}x baseline p95)"
+                + (
+                    f"  ingest: {row['ingest_files_during']} files, running at end: {row['ingest_running_at_end']}"
+                    if ingest
+                    else ""
+                )
+                + f"  load {row['load_avg_1min_end']}",
+                flush=True,
+            )
+            print(
+                "  daemon stages p50/p95 ms: "
+                + ", ".join(f"{k} {v[0]:.0f}/{v[1]:.0f}" for k, v in row["server_stages_ms"].items()),
+                flush=True,
+            )
             if ingest:
-                print("  searches by ingest stage (n, p50/p95 ms): " + ", ".join(
-                    f"{k} ({v['n']}, {v['p50_ms']:.0f}/{v['p95_ms']:.0f})" for k, v in row["by_ingest_stage"].items())
-                    + "; ingest time share: " + ", ".join(f"{k} {v:.0%}" for k, v in row["ingest_stage_share"].items()),
-                    flush=True)
+                print(
+                    "  searches by ingest stage (n, p50/p95 ms): "
+                    + ", ".join(
+                        f"{k} ({v['n']}, {v['p50_ms']:.0f}/{v['p95_ms']:.0f})"
+                        for k, v in row["by_ingest_stage"].items()
+                    )
+                    + "; ingest time share: "
+                    + ", ".join(f"{k} {v:.0%}" for k, v in row["ingest_stage_share"].items()),
+                    flush=True,
+                )
         if args.ingest_into == "base":
             await remove_incoming(control, {p.name for p in ingest_files})
         status = await call(control, "get_status", {})
     daemon = status["daemon"]
     report["scenarios"] = rows
-    report["daemon"] = {k: daemon.get(k) for k in ("pid", "rss_mb", "model_loads", "loaded_models", "sessions_total")}
+    report["daemon"] = {
+        k: daemon.get(k) for k in ("pid", "rss_mb", "model_loads", "loaded_models", "sessions_total")
+    }
     report["memory_mode"] = status.get("memory_mode")
     print_table(rows)
     distinct = len(set(daemon.get("loaded_models") or []))
-    print(f"\ndaemon pid {daemon['pid']}: RSS {daemon['rss_mb']} MB, model_loads {daemon['model_loads']} for "
-          f"{distinct} distinct models ({', '.join(daemon.get('loaded_models') or [])}); "
-          f"{daemon.get('sessions_total')} sessions; memory mode {status.get('memory_mode')}", flush=True)
+    print(
+        f"\ndaemon pid {daemon['pid']}: RSS {daemon['rss_mb']} MB, model_loads {daemon['model_loads']} for "
+        f"{distinct} distinct models ({', '.join(daemon.get('loaded_models') or [])}); "
+        f"{daemon.get('sessions_total')} sessions; memory mode {status.get('memory_mode')}",
+        flush=True,
+    )
     if daemon["model_loads"] != distinct:
         print("WARNING: the daemon loaded some model more than once", flush=True)
     return report
@@ -360,19 +440,34 @@ def _pages(pdf: Path) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--docs", type=int, default=30, help="CUAD PDFs in the searched case")
-    parser.add_argument("--ingest-docs", type=int, default=30, help="other CUAD PDFs ingested during the scenarios")
-    parser.add_argument("--queries", type=int, default=20, help=f"questions (a fixed list of {len(QUESTIONS)})")
-    parser.add_argument("--seconds", type=float, default=60,
-                        help="how long each scenario's clients keep asking (every question once at least)")
+    parser.add_argument(
+        "--ingest-docs", type=int, default=30, help="other CUAD PDFs ingested during the scenarios"
+    )
+    parser.add_argument(
+        "--queries", type=int, default=20, help=f"questions (a fixed list of {len(QUESTIONS)})"
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=60,
+        help="how long each scenario's clients keep asking (every question once at least)",
+    )
     parser.add_argument("--max-pages", type=int, default=30, help="skip longer PDFs")
-    parser.add_argument("--ingest-into", choices=("other", "base"), default="other",
-                        help="ingest into a case of its own (default) or into the searched case")
+    parser.add_argument(
+        "--ingest-into",
+        choices=("other", "base"),
+        default="other",
+        help="ingest into a case of its own (default) or into the searched case",
+    )
     parser.add_argument("--data-dir", type=Path, help="CaseTrack data directory (default: a new temp dir)")
     parser.add_argument("--keep", action="store_true", help="keep the temp data directory")
-    parser.add_argument("--models-dir", type=Path,
-                        default=Path(os.environ.get("CASETRACK_MODELS_DIR", SHARED / "models")))
+    parser.add_argument(
+        "--models-dir", type=Path, default=Path(os.environ.get("CASETRACK_MODELS_DIR", SHARED / "models"))
+    )
     args = parser.parse_args()
     temp = args.data_dir is None
     data_dir = (args.data_dir or Path(tempfile.mkdtemp(prefix="casetrack-concurrency-"))).resolve()
@@ -381,8 +476,12 @@ def main() -> None:
         report = anyio.run(bench, args, data_dir)
         print(json.dumps(report, indent=2))
     finally:
-        subprocess.run([sys.executable, "-m", "casetrack", "--data-dir", str(data_dir), "daemon", "stop"],
-                       cwd=REPO, check=False, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "casetrack", "--data-dir", str(data_dir), "daemon", "stop"],
+            cwd=REPO,
+            check=False,
+            capture_output=True,
+        )
         if temp and not args.keep:
             shutil.rmtree(data_dir, ignore_errors=True)
         elif temp:

@@ -87,8 +87,10 @@ def throughput(models_dir: Path, n: int) -> dict[str, object]:
         "batch1": round(rate(lambda b: e1.encode_passages(b, batch_size=1), texts[512]), 2),
         "batch8": round(rate(lambda b: e1.encode_passages(b, batch_size=8), texts[512]), 2),
     }
-    print(f"whole tier: {out['whole_tier_chunks_per_s_256']} chunks/s @256, "
-          f"{out['whole_tier_chunks_per_s_512']} @512; E1 batch 1 vs 8: {out['e1_batch1_vs_batch8_512']}")
+    print(
+        f"whole tier: {out['whole_tier_chunks_per_s_256']} chunks/s @256, "
+        f"{out['whole_tier_chunks_per_s_512']} @512; E1 batch 1 vs 8: {out['e1_batch1_vs_batch8_512']}"
+    )
     return out
 
 
@@ -134,7 +136,10 @@ def ingest_peak(models_dir: Path, target_chunks: int, home: Path) -> dict[str, o
     started = time.perf_counter()
     done = subprocess.run(
         cli + ["ingest", "--case", "Bench", "--json", *map(str, files)],
-        env=env, capture_output=True, text=True, cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
     )
     seconds = time.perf_counter() - started
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -153,17 +158,26 @@ def ingest_peak(models_dir: Path, target_chunks: int, home: Path) -> dict[str, o
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--models-dir", type=Path, default=Path(os.environ.get("CASETRACK_MODELS_DIR", SHARED / "models")))
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--models-dir", type=Path, default=Path(os.environ.get("CASETRACK_MODELS_DIR", SHARED / "models"))
+    )
     parser.add_argument("--chunks", type=int, default=24, help="passages per throughput measurement")
     parser.add_argument("--ingest-chunks", type=int, default=500)
     args = parser.parse_args()
     results: dict[str, object] = {"date": time.strftime("%Y-%m-%d"), "cpus": os.cpu_count()}
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
-        results["idle_rss_mb"] = {m: round(rss_mb(args.models_dir, m, home / m), 1)
-                                  for m in ("none", "case", "constrained", "standard", "full")}
-        print(f"RSS after start-up (no model / per tier, resident models loaded): {results['idle_rss_mb']}", flush=True)
+        results["idle_rss_mb"] = {
+            m: round(rss_mb(args.models_dir, m, home / m), 1)
+            for m in ("none", "case", "constrained", "standard", "full")
+        }
+        print(
+            f"RSS after start-up (no model / per tier, resident models loaded): {results['idle_rss_mb']}",
+            flush=True,
+        )
         results["ingest"] = ingest_peak(args.models_dir, args.ingest_chunks, home / "ingest")
         print(f"ingest: {results['ingest']}", flush=True)
     results["throughput"] = throughput(args.models_dir, args.chunks)

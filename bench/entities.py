@@ -48,7 +48,9 @@ DATA = REPO.parent / "shared" / "data"
 LENER = DATA / "lener_br"
 QUESTIONS = REPO / "bench" / "questions"
 # A court in a gold ORGANIZACAO span: written independently of casetrack.legal.tribunals.
-COURT = re.compile(r"tribunal|supremo|\b(?:ST[FJM]|TS[TE]|TRF|TRT|TRE|TJ[A-Z]{0,3}|TCU|TCE|CNJ|CARF|CJF)\b", re.I)
+COURT = re.compile(
+    r"tribunal|supremo|\b(?:ST[FJM]|TS[TE]|TRF|TRT|TRE|TJ[A-Z]{0,3}|TCU|TCE|CNJ|CARF|CJF)\b", re.I
+)
 
 Span = tuple[int, int]
 
@@ -78,7 +80,14 @@ def conll_documents(split: str) -> list[tuple[str, dict[str, list[Span]]]]:
             continue
         token, tag = parts[0], parts[-1]
         token = {"``": '"', "''": '"'}.get(token, token)
-        glue = not prev or prev in _NO_SPACE_AFTER or parts[0] in _NO_SPACE_BEFORE or prev == '"' and token.isalnum() and False
+        glue = (
+            not prev
+            or prev in _NO_SPACE_AFTER
+            or parts[0] in _NO_SPACE_BEFORE
+            or prev == '"'
+            and token.isalnum()
+            and False
+        )
         start = len(text) + (0 if glue or text.endswith("\n") else 1)
         text = text + ("" if glue or text.endswith("\n") else " ") + token
         end = len(text)
@@ -119,42 +128,78 @@ def part_lener(splits: list[str]) -> None:
         for text, gold in conll_documents(split):
             ents = extract_entities(text, "pt")
             leg = [(e.start, e.end) for e in ents if e.kind == EntityKind.LEGISLATION]
-            jur = [(e.start, e.end) for e in ents if e.kind in (EntityKind.JURISPRUDENCE, EntityKind.CNJ, EntityKind.PROCESS)]
+            jur = [
+                (e.start, e.end)
+                for e in ents
+                if e.kind in (EntityKind.JURISPRUDENCE, EntityKind.CNJ, EntityKind.PROCESS)
+            ]
             outer = gold.get("LEGISLACAO", []) + gold.get("JURISPRUDENCIA", [])
-            trib = [(e.start, e.end) for e in ents if e.kind == EntityKind.TRIBUNAL
-                    and not any(s <= e.start and e.end <= t for s, t in outer)]
+            trib = [
+                (e.start, e.end)
+                for e in ents
+                if e.kind == EntityKind.TRIBUNAL and not any(s <= e.start and e.end <= t for s, t in outer)
+            ]
             courts = [(s, e) for s, e in gold.get("ORGANIZACAO", []) if COURT.search(text[s:e])]
-            for name, pred, g in (("legislation", leg, gold.get("LEGISLACAO", [])),
-                                  ("jurisprudence", jur, gold.get("JURISPRUDENCIA", [])),
-                                  ("tribunal", trib, courts)):
+            for name, pred, g in (
+                ("legislation", leg, gold.get("LEGISLACAO", [])),
+                ("jurisprudence", jur, gold.get("JURISPRUDENCIA", [])),
+                ("tribunal", trib, courts),
+            ):
                 totals[name].update(score(pred, g, text))
         for name, t in totals.items():
             p = t["tp_p"] / t["pred"] if t["pred"] else 0.0
             r = t["tp_g"] / t["gold"] if t["gold"] else 0.0
             f1 = 2 * p * r / (p + r) if p + r else 0.0
             ex = t["exact"] / t["pred"] if t["pred"] else 0.0
-            print(f"| {split} | {name} | {t['gold']} | {t['pred']} | {p:.3f} | {r:.3f} | {f1:.3f} | {ex:.3f} |")
+            print(
+                f"| {split} | {name} | {t['gold']} | {t['pred']} | {p:.3f} | {r:.3f} | {f1:.3f} | {ex:.3f} |"
+            )
 
 
 def lener_misses(split: str, cls: str, limit: int = 15) -> None:
     """Print missed gold spans and wrong predictions of one class (for error analysis: --misses)."""
-    kinds = {"LEGISLACAO": (EntityKind.LEGISLATION,),
-             "JURISPRUDENCIA": (EntityKind.JURISPRUDENCE, EntityKind.CNJ, EntityKind.PROCESS)}[cls]
+    kinds = {
+        "LEGISLACAO": (EntityKind.LEGISLATION,),
+        "JURISPRUDENCIA": (EntityKind.JURISPRUDENCE, EntityKind.CNJ, EntityKind.PROCESS),
+    }[cls]
     fn, fp = [], []
     for text, gold in conll_documents(split):
         pred = [(e.start, e.end) for e in extract_entities(text, "pt") if e.kind in kinds]
         fn += [text[s:e] for s, e in gold.get(cls, []) if not _overlaps((s, e), pred)]
-        fp += [text[max(0, s - 30):e + 10].replace("\n", " ") for s, e in pred if not _overlaps((s, e), gold.get(cls, []))]
+        fp += [
+            text[max(0, s - 30) : e + 10].replace("\n", " ")
+            for s, e in pred
+            if not _overlaps((s, e), gold.get(cls, []))
+        ]
     print(f"missed {len(fn)}:", fn[:limit])
     print(f"wrong {len(fp)}:", fp[:limit])
 
 
 # -- CNJ ------------------------------------------------------------------------------------------
 
-_CNJ_SHAPE = re.compile(r"(?<![\d.])\d{1,7}\s?-\s?\d{2}\s?\.\s?\d{4}\s?\.\s?\d\s?\.\s?\d{2}\s?\.\s?\d{4}(?!\d)|(?<!\d)\d{20}(?!\d)")
-SPOT = {(8, 26): "TJSP", (4, 3): "TRF3", (5, 2): "TRT2", (6, 26): "TRE-SP", (8, 7): "TJDFT", (8, 19): "TJRJ",
-        (8, 13): "TJMG", (8, 21): "TJRS", (4, 1): "TRF1", (5, 15): "TRT15", (3, 0): "STJ", (1, 0): "STF",
-        (5, 0): "TST", (7, 0): "STM", (6, 0): "TSE", (8, 1): "TJAC", (8, 27): "TJTO", (5, 24): "TRT24"}
+_CNJ_SHAPE = re.compile(
+    r"(?<![\d.])\d{1,7}\s?-\s?\d{2}\s?\.\s?\d{4}\s?\.\s?\d\s?\.\s?\d{2}\s?\.\s?\d{4}(?!\d)|(?<!\d)\d{20}(?!\d)"
+)
+SPOT = {
+    (8, 26): "TJSP",
+    (4, 3): "TRF3",
+    (5, 2): "TRT2",
+    (6, 26): "TRE-SP",
+    (8, 7): "TJDFT",
+    (8, 19): "TJRJ",
+    (8, 13): "TJMG",
+    (8, 21): "TJRS",
+    (4, 1): "TRF1",
+    (5, 15): "TRT15",
+    (3, 0): "STJ",
+    (1, 0): "STF",
+    (5, 0): "TST",
+    (7, 0): "STM",
+    (6, 0): "TSE",
+    (8, 1): "TJAC",
+    (8, 27): "TJTO",
+    (5, 24): "TRT24",
+}
 
 
 def part_cnj() -> None:
@@ -167,8 +212,10 @@ def part_cnj() -> None:
         shaped += len(spans)
         found += sum(any(c.start < e and s < c.end for c in got) for s, e in spans)
         valid += sum(c.valid for c in got)
-    print(f"LeNER-Br raw texts: {shaped} CNJ-shaped numbers (punctuated, or 20 bare digits); found {found} "
-          f"({found / max(shaped, 1):.1%}); {valid} of the found have valid check digits.\n")
+    print(
+        f"LeNER-Br raw texts: {shaped} CNJ-shaped numbers (punctuated, or 20 bare digits); found {found} "
+        f"({found / max(shaped, 1):.1%}); {valid} of the found have valid check digits.\n"
+    )
     rng = random.Random(15)
     rows: Counter[str] = Counter()
     for i in range(2000):
@@ -179,8 +226,11 @@ def part_cnj() -> None:
         if bad:
             dd = f"{(int(dd) + rng.randrange(1, 97)) % 100:02d}"
         form = ("punct", "bare", "spaced")[i % 6 // 2]
-        num = {"punct": f"{n}-{dd}.{y}.{j}.{tr:02d}.{o}", "bare": f"{n}{dd}{y}{j}{tr:02d}{o}",
-               "spaced": f"{n} {dd} {y} {j} {tr:02d} {o}"}[form]
+        num = {
+            "punct": f"{n}-{dd}.{y}.{j}.{tr:02d}.{o}",
+            "bare": f"{n}{dd}{y}{j}{tr:02d}{o}",
+            "spaced": f"{n} {dd} {y} {j} {tr:02d} {o}",
+        }[form]
         text = f"Autos do processo nº {num}, em trâmite."
         got = list(find_cnj(text))
         label = f"{form} {'invalid' if bad else 'valid'}"
@@ -193,12 +243,17 @@ def part_cnj() -> None:
     for form in ("punct", "bare", "spaced"):
         for v in ("valid", "invalid"):
             k = f"{form} {v}"
-            print(f"| {k} | {rows[k + ' total']} | {rows[k + ' found']} | {rows[k + ' flag ok']} | {rows[k + ' tribunal ok']} |")
-    print("\n(bare and spaced numbers are accepted only with valid check digits: for them, "
-          "'found' on invalid numbers counts false accepts, expected 0)")
+            print(
+                f"| {k} | {rows[k + ' total']} | {rows[k + ' found']} | {rows[k + ' flag ok']} | {rows[k + ' tribunal ok']} |"
+            )
+    print(
+        "\n(bare and spaced numbers are accepted only with valid check digits: for them, "
+        "'found' on invalid numbers counts false accepts, expected 0)"
+    )
 
 
 # -- US citations ----------------------------------------------------------------------------------
+
 
 def pdf_text(path: Path) -> str:
     return subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=False).stdout
@@ -207,8 +262,12 @@ def pdf_text(path: Path) -> str:
 def us_documents() -> list[tuple[str, str]]:
     root = DATA / "legal_docs_us_courts"
     out = [(str(p.relative_to(DATA)), pdf_text(p)) for p in sorted(root.rglob("*.pdf"))]
-    out.append(("legal_docs_us_courts/extra_from_history/opinion_text.txt",
-                (root / "extra_from_history" / "opinion_text.txt").read_text(encoding="utf-8")))
+    out.append(
+        (
+            "legal_docs_us_courts/extra_from_history/opinion_text.txt",
+            (root / "extra_from_history" / "opinion_text.txt").read_text(encoding="utf-8"),
+        )
+    )
     return [(p, t) for p, t in out if t.strip()]
 
 
@@ -224,10 +283,12 @@ def part_us() -> None:
         ours += len(mine)
         both += sum(any(c.start < e and s < c.end for c in mine) for s, e in eye)
         kinds.update(c.kind for c in mine)
-    print(f"Against eyecite on the raw text ({len(us_documents())} documents): eyecite {ref} citations (no "
-          f"UnknownCitation), ours {ours}; eyecite's found by ours {both}/{ref} ({both / max(ref, 1):.1%}); "
-          f"ours not overlapping eyecite-on-raw-text: {ours - both} (citations across a line break, found once whitespace is "
-          f"squeezed, and U.S.C./C.F.R. sections eyecite misses). Kinds: {dict(kinds)}.\n")
+    print(
+        f"Against eyecite on the raw text ({len(us_documents())} documents): eyecite {ref} citations (no "
+        f"UnknownCitation), ours {ours}; eyecite's found by ours {both}/{ref} ({both / max(ref, 1):.1%}); "
+        f"ours not overlapping eyecite-on-raw-text: {ours - both} (citations across a line break, found once whitespace is "
+        f"squeezed, and U.S.C./C.F.R. sections eyecite misses). Kinds: {dict(kinds)}.\n"
+    )
     labels = json.loads((QUESTIONS / "us_citations_labels.json").read_text(encoding="utf-8"))["citations"]
     texts: dict[str, str] = {}
     found = keyed = 0
@@ -235,14 +296,18 @@ def part_us() -> None:
     misses = []
     for lab in labels:
         path = DATA / lab["path"]
-        text = texts.setdefault(lab["path"], pdf_text(path) if path.suffix == ".pdf" else path.read_text(encoding="utf-8"))
+        text = texts.setdefault(
+            lab["path"], pdf_text(path) if path.suffix == ".pdf" else path.read_text(encoding="utf-8")
+        )
         m = re.search(r"\s+".join(map(re.escape, lab["needle"].split())), text)
         if not m:
             misses.append(f"needle not found: {lab['needle']}")
             continue
-        cm = re.search(r"\s+".join(map(re.escape, lab["cite"].split())), text[m.start():m.end()])
+        cm = re.search(r"\s+".join(map(re.escape, lab["cite"].split())), text[m.start() : m.end()])
         s = m.start() + (cm.start() if cm else 0)
-        cites = [c for c in find_us_citations(text) if c.start <= s < c.end or (c.start >= s and c.start < s + 4)]
+        cites = [
+            c for c in find_us_citations(text) if c.start <= s < c.end or (c.start >= s and c.start < s + 4)
+        ]
         per_kind[lab["kind"] + " total"] += 1
         if cites:
             found += 1
@@ -254,20 +319,27 @@ def part_us() -> None:
                 misses.append(f"{lab['cite']} -> {cites[0].key!r}, expected {lab['key']!r}")
         else:
             misses.append(f"not found: {lab['cite']} ({lab['needle']})")
-    print(f"Hand labels: {len(labels)} citations; found {found}, right key (short forms and id. resolved) {keyed}.\n")
+    print(
+        f"Hand labels: {len(labels)} citations; found {found}, right key (short forms and id. resolved) {keyed}.\n"
+    )
     print("| kind | labelled | found | right key |\n|---|---|---|---|")
     for kind in ("case", "short_case", "id", "statute"):
-        print(f"| {kind} | {per_kind[kind + ' total']} | {per_kind[kind + ' found']} | {per_kind[kind + ' key']} |")
+        print(
+            f"| {kind} | {per_kind[kind + ' total']} | {per_kind[kind + ' found']} | {per_kind[kind + ' key']} |"
+        )
     for miss in misses:
         print(f"- {miss}")
 
 
 # -- document type and date -------------------------------------------------------------------------
 
+
 def labelled_pages(path: str) -> list[str]:
     full = DATA / path
     if full.suffix == ".pdf":
-        out = subprocess.run(["pdftotext", str(full), "-"], capture_output=True, text=True, check=False).stdout
+        out = subprocess.run(
+            ["pdftotext", str(full), "-"], capture_output=True, text=True, check=False
+        ).stdout
         return out.split("\f")
     return [full.read_text(encoding="utf-8", errors="replace")]
 
@@ -294,7 +366,9 @@ def part_doctype() -> None:
         got_dates[d["path"]] = found.date if found else None
     print("| documents | n | accuracy |\n|---|---|---|")
     for split in ("dev", "heldout", "all"):
-        print(f"| {split} | {total[split]} | {right[split]}/{total[split]} = {right[split] / max(total[split], 1):.1%} |")
+        print(
+            f"| {split} | {total[split]} | {right[split]}/{total[split]} = {right[split] / max(total[split], 1):.1%} |"
+        )
     print("\nTypes labelled:", dict(Counter(d["type"] for d in docs)))
     for w in wrong:
         print(f"- {w}")
@@ -323,8 +397,10 @@ def score_dates(got: dict[str, str | None]) -> None:
             wrong.append(f"{g['path']}: labelled {g['date']}, got {found}")
     right = outcome["dated: right"] + outcome["null: none found (right)"]
     dated = sum(v for k, v in outcome.items() if k.startswith("dated"))
-    print(f"\nAgainst blind labels ({len(gold)} documents): {right}/{len(gold)} = {right / len(gold):.1%} right; "
-          f"of the {dated} with a date, {outcome['dated: right']} right ({outcome['dated: right'] / max(dated, 1):.1%})")
+    print(
+        f"\nAgainst blind labels ({len(gold)} documents): {right}/{len(gold)} = {right / len(gold):.1%} right; "
+        f"of the {dated} with a date, {outcome['dated: right']} right ({outcome['dated: right'] / max(dated, 1):.1%})"
+    )
     for kind, n in sorted(outcome.items()):
         print(f"- {kind}: {n}")
     for w in wrong:
@@ -332,6 +408,7 @@ def score_dates(got: dict[str, str | None]) -> None:
 
 
 # -- speed -----------------------------------------------------------------------------------------
+
 
 def part_speed() -> None:
     print("\n### Speed\n")
@@ -343,12 +420,16 @@ def part_speed() -> None:
         started = time.perf_counter()
         n = sum(len(extract_entities(t, lang)) for t in texts)
         secs = time.perf_counter() - started
-        print(f"- {name}: {len(texts)} texts, {chars / 1e6:.2f} M chars, {n} entities, {secs:.2f} s "
-              f"({secs / (chars / 3000) * 1000:.1f} ms per 3,000-char page)")
+        print(
+            f"- {name}: {len(texts)} texts, {chars / 1e6:.2f} M chars, {n} entities, {secs:.2f} s "
+            f"({secs / (chars / 3000) * 1000:.1f} ms per 3,000-char page)"
+        )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--part", choices=["lener", "cnj", "us", "doctype", "speed", "all"], default="all")
     parser.add_argument("--splits", default="test,dev,train", help="LeNER-Br splits (comma-separated)")
     parser.add_argument("--misses", metavar="SPLIT:CLASS", help="print misses, e.g. test:LEGISLACAO")

@@ -33,8 +33,20 @@ MODELS = REPO.parent / "shared" / "models"
 CASE = "Faults"
 FAULTS = ("zero", "half", "delete")
 # Text a user never sees from CaseTrack: tracebacks and the stores' own error wording.
-RAW = ("Traceback", "LanceError", "lance error", "Invalid range", "panicked", "RuntimeError", "DatabaseError",
-       "sqlite3.", "OSError", "ValueError", "/rustc/", "Data corrupted")
+RAW = (
+    "Traceback",
+    "LanceError",
+    "lance error",
+    "Invalid range",
+    "panicked",
+    "RuntimeError",
+    "DatabaseError",
+    "sqlite3.",
+    "OSError",
+    "ValueError",
+    "/rustc/",
+    "Data corrupted",
+)
 
 
 @dataclass(frozen=True)
@@ -80,15 +92,23 @@ class Trial:
     lost: list[str]  # documents not in the case after `case check --repair`
     unsearchable: list[str]  # documents back but not found by their own words
     seconds: float
-    reingested: list[str] = field(default_factory=list)  # ingested again by the repair from their unchanged files
+    reingested: list[str] = field(
+        default_factory=list
+    )  # ingested again by the repair from their unchanged files
 
     @property
     def passed(self) -> bool:
         # The repair ingests a document whose only data was destroyed again from its original
         # file (unchanged here): nothing may be lost, and it must say what it ingested again.
         named = all(f"ingested {n} again" in self.repair.output for n in self.reingested)
-        return (all(s.clean for s in [*self.steps, self.repair]) and self.final.ok and not self.unsearchable
-                and not self.lost and sorted(self.reingested) == sorted(self.expected_lost) and named)
+        return (
+            all(s.clean for s in [*self.steps, self.repair])
+            and self.final.ok
+            and not self.unsearchable
+            and not self.lost
+            and sorted(self.reingested) == sorted(self.expected_lost)
+            and named
+        )
 
     @property
     def outcome(self) -> str:
@@ -129,8 +149,11 @@ def cli(home: Path, *args: str, models: Path = MODELS) -> Step:
 def _texts(folder: Path) -> tuple[list[Path], Path]:
     folder.mkdir(parents=True, exist_ok=True)
     lease = folder / "lease.txt"
-    lease.write_text("The tenant shall pay rent monthly.\n\nEither party may terminate the lease with sixty days "
-                     "written notice delivered to the landlord.\n", encoding="utf-8")
+    lease.write_text(
+        "The tenant shall pay rent monthly.\n\nEither party may terminate the lease with sixty days "
+        "written notice delivered to the landlord.\n",
+        encoding="utf-8",
+    )
     ruling = folder / "decisao.txt"
     source = DATA / "lener_br/raw_text/RR474820145230056.txt"
     ruling.write_text(source.read_text(encoding="utf-8")[:1800], encoding="utf-8")
@@ -138,8 +161,10 @@ def _texts(folder: Path) -> tuple[list[Path], Path]:
     shutil.copy(DATA / "legal_docs_us_courts/recap_documents/ca10_010110462922.pdf", opinion)
     extra = folder / "later" / "hearing.txt"
     extra.parent.mkdir()
-    extra.write_text("The hearing on the preliminary injunction is set for the third of June in Courtroom 4B.\n",
-                     encoding="utf-8")
+    extra.write_text(
+        "The hearing on the preliminary injunction is set for the third of June in Courtroom 4B.\n",
+        encoding="utf-8",
+    )
     return [lease, ruling, opinion], extra
 
 
@@ -147,8 +172,10 @@ def build_base(root: Path, models: Path = MODELS) -> Base:
     """The case: three real files ingested in one batch (one LanceDB commit each)."""
     files, extra = _texts(root / "files")
     home = root / "base"
-    for step in (cli(home, "case", "create", CASE, models=models),
-                 cli(home, "ingest", "--case", CASE, *map(str, files), models=models)):
+    for step in (
+        cli(home, "case", "create", CASE, models=models),
+        cli(home, "ingest", "--case", CASE, *map(str, files), models=models),
+    ):
         assert step.ok, step.message
     probes = {"lease.txt": "terminate the lease sixty days written notice landlord"}
     docs = [Doc(p.name, probes.get(p.name) or _distinct_words(home, p.name)) for p in files]
@@ -165,9 +192,11 @@ def _distinct_words(home: Path, name: str) -> str:
     table = lancedb.connect(str(lance)).open_table("documents")
     doc_id = next(r["doc_id"] for r in table.search().limit(100).to_arrow().to_pylist() if r["name"] == name)
     chunks = lancedb.connect(str(lance)).open_table("chunks")
-    text = chunks.search().where(f"doc_id = '{doc_id}'").select(["text"]).limit(1).to_arrow()["text"][0].as_py()
+    text = (
+        chunks.search().where(f"doc_id = '{doc_id}'").select(["text"]).limit(1).to_arrow()["text"][0].as_py()
+    )
     words = text.split()
-    return " ".join(words[len(words) // 3: len(words) // 3 + 12])
+    return " ".join(words[len(words) // 3 : len(words) // 3 + 12])
 
 
 def data_file_holders(home: Path) -> dict[str, frozenset[str]]:
@@ -197,8 +226,13 @@ def data_file_holders(home: Path) -> dict[str, frozenset[str]]:
         "print(json.dumps(out))\n"
     )
     (lance,) = list(home.glob("cases/*/lance"))
-    done = subprocess.run([sys.executable, "-c", code, str(lance)], capture_output=True, text=True, check=True,
-                          env={**os.environ, "LANCEDB_LOG": "error"})
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(lance)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "LANCEDB_LOG": "error"},
+    )
     holds = {f"lance/chunks.lance/data/{k}": frozenset(v) for k, v in json.loads(done.stdout).items()}
     # The newest manifest is the only record of the last commit's data file.
     manifests = sorted((lance / "chunks.lance" / "_versions").glob("*.manifest"), key=_version_order)
@@ -222,14 +256,22 @@ def targets(home: Path) -> list[tuple[str, str]]:
             continue
         if p.stem in segments and p.stem != segments[0]:
             continue
-        found.append((str(p.relative_to(home)), "keyword index " + ("segment" if p.stem in segments else "meta")))
+        found.append(
+            (str(p.relative_to(home)), "keyword index " + ("segment" if p.stem in segments else "meta"))
+        )
     for table in ("chunks", "documents"):
         root = case_dir / "lance" / f"{table}.lance"
-        for sub, role, pick in (("_versions", "manifest", _ends), ("data", "data file", list),
-                                ("_transactions", "transaction", _newest), ("_deletions", "deletion file", list),
-                                ("_indices", "index file", list)):
-            files = sorted((p for p in (root / sub).rglob("*") if p.is_file() and p.suffix != ".json"),
-                           key=_version_order)
+        for sub, role, pick in (
+            ("_versions", "manifest", _ends),
+            ("data", "data file", list),
+            ("_transactions", "transaction", _newest),
+            ("_deletions", "deletion file", list),
+            ("_indices", "index file", list),
+        ):
+            files = sorted(
+                (p for p in (root / sub).rglob("*") if p.is_file() and p.suffix != ".json"),
+                key=_version_order,
+            )
             for p in pick(files):
                 found.append((str(p.relative_to(home)), f"LanceDB {table} {role}"))
         hint = root / "_versions" / "latest_version_hint.json"
@@ -277,12 +319,16 @@ def run_trial(base: Base, target: str, role: str, fault: str, work: Path, models
     shutil.copytree(base.home, home, symlinks=True)
     damage(home / target, fault)
     probe = base.docs[0].probe
-    steps = [cli(home, "search", "--case", CASE, probe, "--json", models=models),
-             cli(home, "ingest", "--case", CASE, str(base.extra), "--json", models=models),
-             cli(home, "case", "info", CASE, "--json", models=models)]
+    steps = [
+        cli(home, "search", "--case", CASE, probe, "--json", models=models),
+        cli(home, "ingest", "--case", CASE, str(base.extra), "--json", models=models),
+        cli(home, "case", "info", CASE, "--json", models=models),
+    ]
     repair = cli(home, "case", "check", CASE, "--repair", "--json", models=models)
     lost_expected = expected_lost(base, target, fault)
-    held = [*base.docs, base.extra_doc] if steps[1].ok else list(base.docs)  # what the case held before the repair
+    held = (
+        [*base.docs, base.extra_doc] if steps[1].ok else list(base.docs)
+    )  # what the case held before the repair
     try:
         present = present_names(home, models)
     except Exception:  # the case does not even open: every document counts as lost
@@ -290,7 +336,11 @@ def run_trial(base: Base, target: str, role: str, fault: str, work: Path, models
     lost = sorted(d.name for d in held if d.name not in present)
     reingested = sorted(n for n in lost_expected if n in present and f"ingested {n} again" in repair.output)
     for name in lost:  # what the repair could not bring back: ingest it by hand, as its message says
-        steps.append(cli(home, "ingest", "--case", CASE, str(base.files.get(name, base.extra)), "--json", models=models))
+        steps.append(
+            cli(
+                home, "ingest", "--case", CASE, str(base.files.get(name, base.extra)), "--json", models=models
+            )
+        )
     if not steps[1].ok:
         steps.append(cli(home, "ingest", "--case", CASE, str(base.extra), "--json", models=models))
     final = cli(home, "case", "check", CASE, "--json", models=models)
@@ -299,8 +349,19 @@ def run_trial(base: Base, target: str, role: str, fault: str, work: Path, models
         unsearchable = verify(home, docs, models)
     except Exception as exc:
         unsearchable = [f"the case did not open: {exc}"[:200]]
-    return Trial(target, role, fault, steps, repair, final, lost_expected, lost, unsearchable,
-                 time.monotonic() - started, reingested)
+    return Trial(
+        target,
+        role,
+        fault,
+        steps,
+        repair,
+        final,
+        lost_expected,
+        lost,
+        unsearchable,
+        time.monotonic() - started,
+        reingested,
+    )
 
 
 def present_names(home: Path, models: Path) -> set[str]:
@@ -335,19 +396,27 @@ def verify(home: Path, docs: list[Doc], models: Path) -> list[str]:
         app.close()
 
 
-def run_matrix(root: Path, models: Path = MODELS, only: str | None = None, workers: int = 1) -> Iterator[Trial]:
+def run_matrix(
+    root: Path, models: Path = MODELS, only: str | None = None, workers: int = 1
+) -> Iterator[Trial]:
     """Every trial, in the matrix's order; `workers` processes run them (each trial copies the
     base case into its own folder, so they share nothing)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     base = build_base(root, models)
-    plan = [(target, role, fault) for target, role in targets(base.home) if not only or only in target
-            for fault in FAULTS]
+    plan = [
+        (target, role, fault)
+        for target, role in targets(base.home)
+        if not only or only in target
+        for fault in FAULTS
+    ]
     # spawn, not fork: LanceDB's runtime threads do not survive a fork
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(run_trial, base, target, role, fault, root / f"trial-{i}", models)
-                   for i, (target, role, fault) in enumerate(plan)]
+        futures = [
+            pool.submit(run_trial, base, target, role, fault, root / f"trial-{i}", models)
+            for i, (target, role, fault) in enumerate(plan)
+        ]
         for future in futures:
             yield future.result()
 
@@ -357,8 +426,10 @@ def table(trials: list[Trial]) -> str:
     rows: dict[str, dict[str, Trial]] = {}
     for t in trials:
         rows.setdefault(t.target, {})[t.fault] = t
-    lines = ["| file | role | " + " | ".join(FAULTS) + " | what the user is told |",
-             "|---|---|" + "---|" * len(FAULTS) + "---|"]
+    lines = [
+        "| file | role | " + " | ".join(FAULTS) + " | what the user is told |",
+        "|---|---|" + "---|" * len(FAULTS) + "---|",
+    ]
     for target, by_fault in rows.items():
         first = next(iter(by_fault.values()))
         name = target.split("/")[-1]
@@ -376,7 +447,7 @@ def _told(trial: Trial) -> str:
     if not text and (trial.lost or trial.reingested):
         try:
             out = trial.repair.output  # log lines (stderr) may come before the JSON
-            report = json.loads(out[out.index("{"): out.rindex("}") + 1])
+            report = json.loads(out[out.index("{") : out.rindex("}") + 1])
             text = " ".join(p for p in report["problems"] + report["repaired"] if "lost" in p or "again" in p)
         except (ValueError, KeyError, StopIteration):
             text = ""
@@ -386,28 +457,42 @@ def _told(trial: Trial) -> str:
 def summary(trials: list[Trial]) -> str:
     counts: dict[str, int] = {}
     for t in trials:
-        key = "FAIL" if not t.passed else "lost" if t.lost else (
-            "lost data, ingested again from the unchanged file" if t.reingested else t.outcome)
+        key = (
+            "FAIL"
+            if not t.passed
+            else "lost"
+            if t.lost
+            else ("lost data, ingested again from the unchanged file" if t.reingested else t.outcome)
+        )
         counts[key] = counts.get(key, 0) + 1
     lost = sum(len(t.lost) for t in trials)
-    return (f"{len(trials)} trials: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
-            + f"; {lost} document losses in all")
+    return (
+        f"{len(trials)} trials: "
+        + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+        + f"; {lost} document losses in all"
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--work", type=Path, default=Path("/tmp/casetrack-faults"))
     parser.add_argument("--only", help="Only targets whose path contains this.")
     parser.add_argument("--json", type=Path, help="Also write every trial as JSON here.")
-    parser.add_argument("--workers", type=int, default=1, help="Trials run at once (default 1: two were slower on 2 cores).")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="Trials run at once (default 1: two were slower on 2 cores)."
+    )
     args = parser.parse_args()
     os.environ.setdefault("LANCEDB_LOG", "error")
     shutil.rmtree(args.work, ignore_errors=True)
     trials = []
     for trial in run_matrix(args.work, only=args.only, workers=args.workers):
         trials.append(trial)
-        print(f"{trial.outcome:<24} {trial.fault:<6} {trial.role:<28} {trial.target}  ({trial.seconds:.1f}s)",
-              file=sys.stderr)
+        print(
+            f"{trial.outcome:<24} {trial.fault:<6} {trial.role:<28} {trial.target}  ({trial.seconds:.1f}s)",
+            file=sys.stderr,
+        )
     print(table(trials))
     print()
     print(summary(trials))

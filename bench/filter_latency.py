@@ -40,23 +40,49 @@ TYPES = ("contract", "amendment", "nda", "complaint", "motion", "order", "judgme
 TRIBUNALS = ("STF", "STJ", "TST", "TJSP", "TJRJ", "TJMG", "TRF1", "TRF3", "TRT2", "TJRS")
 TAGS = ("urgente", "revisar", "cliente-acme", "cliente-beta", "arquivo")
 QUERIES = [
-    "notice required to terminate the agreement", "limitation of liability", "governing law and jurisdiction",
-    "indemnification of third party claims", "confidential information disclosure", "payment terms and late fees",
-    "assignment without consent", "exclusivity and non-competition", "warranty disclaimer", "force majeure",
-    "insurance coverage requirements", "intellectual property ownership", "audit rights and records",
-    "renewal term and expiration", "dispute resolution arbitration", "most favored customer pricing",
-    "minimum purchase commitment", "change of control", "non-solicitation of employees", "liquidated damages",
-    "termination for convenience", "survival of obligations", "anti-assignment clause", "source code escrow",
-    "revenue sharing percentage", "volume discounts", "territory restrictions", "price adjustments",
-    "delivery and acceptance", "compliance with laws",
+    "notice required to terminate the agreement",
+    "limitation of liability",
+    "governing law and jurisdiction",
+    "indemnification of third party claims",
+    "confidential information disclosure",
+    "payment terms and late fees",
+    "assignment without consent",
+    "exclusivity and non-competition",
+    "warranty disclaimer",
+    "force majeure",
+    "insurance coverage requirements",
+    "intellectual property ownership",
+    "audit rights and records",
+    "renewal term and expiration",
+    "dispute resolution arbitration",
+    "most favored customer pricing",
+    "minimum purchase commitment",
+    "change of control",
+    "non-solicitation of employees",
+    "liquidated damages",
+    "termination for convenience",
+    "survival of obligations",
+    "anti-assignment clause",
+    "source code escrow",
+    "revenue sharing percentage",
+    "volume discounts",
+    "territory restrictions",
+    "price adjustments",
+    "delivery and acceptance",
+    "compliance with laws",
 ]
 
 
 def legal_of(i: int) -> dict[str, Any]:
     return {
-        "doc_type": TYPES[i % len(TYPES)], "tribunals": [TRIBUNALS[i % len(TRIBUNALS)]],
-        "doc_date": f"{2015 + i % 10}-{1 + i % 12:02d}-{1 + i % 28:02d}", "tags": [TAGS[i % len(TAGS)]],
-        "process_numbers": [f"{i:07d}-00.2023.8.26.0100"], "languages": ["en"], "fields": {}, "parties": [],
+        "doc_type": TYPES[i % len(TYPES)],
+        "tribunals": [TRIBUNALS[i % len(TRIBUNALS)]],
+        "doc_date": f"{2015 + i % 10}-{1 + i % 12:02d}-{1 + i % 28:02d}",
+        "tags": [TAGS[i % len(TAGS)]],
+        "process_numbers": [f"{i:07d}-00.2023.8.26.0100"],
+        "languages": ["en"],
+        "fields": {},
+        "parties": [],
     }
 
 
@@ -83,11 +109,28 @@ def build(app: CaseTrack, source: tuple[Path, str], size: int, per_doc: int) -> 
             part = rows.take([(made + i) % rows.num_rows for i in range(n)])
             part = part.set_column(part.schema.get_field_index("seq"), "seq", [list(range(n))])
             doc_id = f"replica-{doc:06d}"
-            case.commit_document(doc_id, f"{doc_id}.txt", None, doc_id, part, {
-                "name": f"{doc_id}.txt", "source_path": None, "sha256": doc_id, "file_type": "text",
-                "size_bytes": 0, "page_count": 1, "chunk_count": n, "needs_ocr_pages": [], "ingested_at": time.time(),
-                "embed_model": None, "embed_models": [], "warnings": [], "legal": legal_of(doc),
-            })
+            case.commit_document(
+                doc_id,
+                f"{doc_id}.txt",
+                None,
+                doc_id,
+                part,
+                {
+                    "name": f"{doc_id}.txt",
+                    "source_path": None,
+                    "sha256": doc_id,
+                    "file_type": "text",
+                    "size_bytes": 0,
+                    "page_count": 1,
+                    "chunk_count": n,
+                    "needs_ocr_pages": [],
+                    "ingested_at": time.time(),
+                    "embed_model": None,
+                    "embed_models": [],
+                    "warnings": [],
+                    "legal": legal_of(doc),
+                },
+            )
             made, doc = made + n, doc + 1
         chunks = case.lance.table(lt.CHUNKS)
         assert chunks is not None
@@ -127,13 +170,19 @@ def run(app: CaseTrack, case: str, queries: list[str]) -> list[tuple[str, float,
             times.append(response.timings_ms["total"])
             outside += sum(h.provenance.document not in allowed for h in response.hits)
             short += len(response.hits) < 10
-        out.append((label, round(median(times), 1), round(percentile(times, 95, "nearest"), 1), outside, short))
+        out.append(
+            (label, round(median(times), 1), round(percentile(times, 95, "nearest"), 1), outside, short)
+        )
     return out
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--source", required=True, help="DATA_DIR:CASE of an ingested case whose chunks are replicated")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--source", required=True, help="DATA_DIR:CASE of an ingested case whose chunks are replicated"
+    )
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--doc-chunks", type=int, default=50, help="chunks per replicated document")
     parser.add_argument("--cache", default="/tmp/filter-latency")

@@ -33,9 +33,16 @@ REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data"
 MODELS = REPO.parent / "shared" / "models"
 CUAD = DATA / "legal_span_bench" / "cuad_pdf"
-QUERIES = ["How much notice is needed to terminate the agreement?", "governing law and jurisdiction",
-           "limitation of liability", "confidential information", "payment terms", "assignment without consent",
-           "indemnification", "force majeure"]
+QUERIES = [
+    "How much notice is needed to terminate the agreement?",
+    "governing law and jurisdiction",
+    "limitation of liability",
+    "confidential information",
+    "payment terms",
+    "assignment without consent",
+    "indemnification",
+    "force majeure",
+]
 
 
 def build_pdf(out: Path, pages: int) -> Path:
@@ -64,16 +71,28 @@ def case_files() -> list[Path]:
 
 def env_for(home: Path, mode: str, idle_minutes: float, cli_daemon: str = "auto") -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CASETRACK_")}
-    env.update(CASETRACK_HOME=str(home), CASETRACK_MODELS_DIR=str(MODELS), CASETRACK_MEMORY_MODE=mode,
-               CASETRACK_MODEL_IDLE_MINUTES=str(idle_minutes), CASETRACK_CLI_DAEMON=cli_daemon, LANCEDB_LOG="error")
+    env.update(
+        CASETRACK_HOME=str(home),
+        CASETRACK_MODELS_DIR=str(MODELS),
+        CASETRACK_MEMORY_MODE=mode,
+        CASETRACK_MODEL_IDLE_MINUTES=str(idle_minutes),
+        CASETRACK_CLI_DAEMON=cli_daemon,
+        LANCEDB_LOG="error",
+    )
     return env
 
 
 def cli(env: dict[str, str], *args: str) -> tuple[float, str]:
     """Run `casetrack ARGS` as a terminal would; (wall seconds, stdout)."""
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "casetrack", *args], env=env, capture_output=True, text=True,
-                          timeout=3600, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "casetrack", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        check=False,
+    )
     wall = time.perf_counter() - started
     if proc.returncode not in (0, 3):
         raise SystemExit(f"casetrack {' '.join(args)} failed ({proc.returncode}): {proc.stderr[-2000:]}")
@@ -188,28 +207,41 @@ def run_mode(work: Path, mode: str, pdf: Path, idle_minutes: float, searches: in
 
 def report(rows: list[dict[str, Any]], pages: int, idle_minutes: float) -> None:
     print(f"\nIdle RSS of the daemon (MB; model idle time {idle_minutes:g} min for the unload column)")
-    print(f"{'mode':<12}{'start':>8}{'search':>8}{'unloaded':>10}{'ingest':>8}{'unloaded':>10}"
-          "   models loaded after search")
+    print(
+        f"{'mode':<12}{'start':>8}{'search':>8}{'unloaded':>10}{'ingest':>8}{'unloaded':>10}"
+        "   models loaded after search"
+    )
     for r in rows:
-        print(f"{r['mode']:<12}{r['rss_start']:>8.0f}{r['rss_search']:>8.0f}{r['rss_search_unloaded']:>10.0f}"
-              f"{r['rss_ingest']:>8.0f}{r['rss_unloaded']:>10.0f}   {', '.join(r['loaded_after_search'])}")
+        print(
+            f"{r['mode']:<12}{r['rss_start']:>8.0f}{r['rss_search']:>8.0f}{r['rss_search_unloaded']:>10.0f}"
+            f"{r['rss_ingest']:>8.0f}{r['rss_unloaded']:>10.0f}   {', '.join(r['loaded_after_search'])}"
+        )
     print(f"\nIngest of a {pages}-page text PDF through the daemon")
     print(f"{'mode':<12}{'chunks':>8}{'wall s':>8}{'peak MB':>9}{'parse child peak MB':>21}")
     for r in rows:
-        print(f"{r['mode']:<12}{r['ingest_chunks']:>8}{r['ingest_s']:>8.0f}{r['peak_ingest']:>9.0f}"
-              f"{r['peak_parse_child']:>21.0f}")
+        print(
+            f"{r['mode']:<12}{r['ingest_chunks']:>8}{r['ingest_s']:>8.0f}{r['peak_ingest']:>9.0f}"
+            f"{r['peak_parse_child']:>21.0f}"
+        )
     print("\nCLI `casetrack search --json` wall time (s)")
-    print(f"{'mode':<12}{'no daemon 1st':>14}{'2nd':>6}{'daemon 1st':>12}{'2nd':>6}{'median rest':>13}"
-          f"{'after unload':>14}{'auto-start 1st':>16}{'2nd':>6}")
+    print(
+        f"{'mode':<12}{'no daemon 1st':>14}{'2nd':>6}{'daemon 1st':>12}{'2nd':>6}{'median rest':>13}"
+        f"{'after unload':>14}{'auto-start 1st':>16}{'2nd':>6}"
+    )
     for r in rows:
         rest = sorted(r["daemon_s"][1:])
-        print(f"{r['mode']:<12}{r['inprocess_s'][0]:>14.2f}{r['inprocess_s'][1]:>6.2f}{r['daemon_s'][0]:>12.2f}"
-              f"{r['daemon_s'][1]:>6.2f}{rest[len(rest) // 2]:>13.2f}{r['after_unload_s']:>14.2f}"
-              f"{r['autostart_s'][0]:>16.2f}{r['autostart_s'][1]:>6.2f}")
+        print(
+            f"{r['mode']:<12}{r['inprocess_s'][0]:>14.2f}{r['inprocess_s'][1]:>6.2f}{r['daemon_s'][0]:>12.2f}"
+            f"{r['daemon_s'][1]:>6.2f}{rest[len(rest) // 2]:>13.2f}{r['after_unload_s']:>14.2f}"
+            f"{r['autostart_s'][0]:>16.2f}{r['autostart_s'][1]:>6.2f}"
+        )
     print("\nRSS split (MB, anonymous + file-backed) and the daemon's log of each idle unload")
     for r in rows:
-        split = "  ".join(f"{k} {r[f'split_{k}'].get('RssAnon', 0):.0f}+{r[f'split_{k}'].get('RssFile', 0):.0f}"
-                          for k in ("start", "search", "search_unloaded", "unloaded") if f"split_{k}" in r)
+        split = "  ".join(
+            f"{k} {r[f'split_{k}'].get('RssAnon', 0):.0f}+{r[f'split_{k}'].get('RssFile', 0):.0f}"
+            for k in ("start", "search", "search_unloaded", "unloaded")
+            if f"split_{k}" in r
+        )
         print(f"{r['mode']:<12}{split}")
         for line in r.get("unloads", []):
             print(f"{'':<12}{line}")
@@ -220,8 +252,12 @@ def report(rows: list[dict[str, Any]], pages: int, idle_minutes: float) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--modes", nargs="+", default=["full", "standard", "constrained"],
-                    choices=["full", "standard", "constrained"])
+    ap.add_argument(
+        "--modes",
+        nargs="+",
+        default=["full", "standard", "constrained"],
+        choices=["full", "standard", "constrained"],
+    )
     ap.add_argument("--pages", type=int, default=300)
     ap.add_argument("--idle-minutes", type=float, default=0.25)
     ap.add_argument("--work", type=Path, default=Path("/tmp/footprint"))
@@ -229,7 +265,10 @@ def main() -> None:
     args = ap.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     pdf = build_pdf(args.work / f"contracts-{args.pages}p.pdf", args.pages)
-    print(f"machine: {os.cpu_count()} CPUs, {psutil.virtual_memory().total / 2**30:.0f} GiB; {pdf.name}", flush=True)
+    print(
+        f"machine: {os.cpu_count()} CPUs, {psutil.virtual_memory().total / 2**30:.0f} GiB; {pdf.name}",
+        flush=True,
+    )
     rows = []
     for mode in args.modes:
         rows.append(run_mode(args.work, mode, pdf, args.idle_minutes, args.searches))

@@ -41,8 +41,9 @@ REPLICA_DOC = 1000  # chunks per replicated document
 _ALL = ("bm25", "dense", "sparse", "e7")
 CONFIGS = {
     # The spec's stages 1-2: BM25 recall, E1 ranks BM25's candidates, RRF (no ANN).
-    "bm25 recall + rrf": SearchConfig(lists=("bm25", "dense"), dense_recall=False, boost=False, rerank=False,
-                                      cache_queries=False),
+    "bm25 recall + rrf": SearchConfig(
+        lists=("bm25", "dense"), dense_recall=False, boost=False, rerank=False, cache_queries=False
+    ),
     # The same with E1 nearest neighbours added to the candidates (the ANN query).
     "bm25+dense rrf": SearchConfig(lists=("bm25", "dense"), boost=False, rerank=False, cache_queries=False),
     "+sparse+e7": SearchConfig(lists=_ALL, boost=False, rerank=False, cache_queries=False),
@@ -87,8 +88,11 @@ def build_base(app: CaseTrack, chunks: int) -> None:
             break
     started = time.perf_counter()
     results = app.ingest(BASE, files)
-    print(f"base: {len(files)} files, {sum(r.chunks for r in results)} chunks in "
-          f"{time.perf_counter() - started:.0f} s", flush=True)
+    print(
+        f"base: {len(files)} files, {sum(r.chunks for r in results)} chunks in "
+        f"{time.perf_counter() - started:.0f} s",
+        flush=True,
+    )
 
 
 def build_replica(app: CaseTrack, size: int) -> str:
@@ -118,11 +122,27 @@ def build_replica(app: CaseTrack, size: int) -> str:
             part = rows.take(idx)
             part = part.set_column(part.schema.get_field_index("seq"), "seq", [list(range(n))])
             doc = f"replica-{made // REPLICA_DOC:05d}"
-            store.commit_document(doc, f"{doc}.txt", None, doc, part, {
-                "name": f"{doc}.txt", "source_path": None, "sha256": doc, "file_type": "text",
-                "size_bytes": 0, "page_count": 1, "chunk_count": n, "needs_ocr_pages": [],
-                "ingested_at": time.time(), "embed_model": None, "embed_models": [], "warnings": [],
-            })
+            store.commit_document(
+                doc,
+                f"{doc}.txt",
+                None,
+                doc,
+                part,
+                {
+                    "name": f"{doc}.txt",
+                    "source_path": None,
+                    "sha256": doc,
+                    "file_type": "text",
+                    "size_bytes": 0,
+                    "page_count": 1,
+                    "chunk_count": n,
+                    "needs_ocr_pages": [],
+                    "ingested_at": time.time(),
+                    "embed_model": None,
+                    "embed_models": [],
+                    "warnings": [],
+                },
+            )
             made += n
         table = store.lance.table(lt.CHUNKS)
         assert table is not None
@@ -153,13 +173,16 @@ def measure(app: CaseTrack, case: str, qs: list[str], config: SearchConfig) -> d
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--queries", type=int, default=60)
     parser.add_argument("--base-chunks", type=int, default=600)
     parser.add_argument("--cache", type=Path, default=REPO / "bench/.cache/latency")
-    parser.add_argument("--models-dir", type=Path,
-                        default=Path(os.environ.get("CASETRACK_MODELS_DIR", SHARED / "models")))
+    parser.add_argument(
+        "--models-dir", type=Path, default=Path(os.environ.get("CASETRACK_MODELS_DIR", SHARED / "models"))
+    )
     args = parser.parse_args()
     app = CaseTrack(resolve_settings(args.cache, args.models_dir, environ={}, memory_mode="full"))
     build_base(app, args.base_chunks)
@@ -170,8 +193,11 @@ def main() -> None:
         for label, config in CONFIGS.items():
             result = measure(app, case, qs, config)
             report[f"{size} {label}"] = result
-            print(f"{size:>7} {label:<16} total p50/p95 {result['total']} ms; "
-                  + ", ".join(f"{k} {v}" for k, v in result.items() if k != "total"), flush=True)
+            print(
+                f"{size:>7} {label:<16} total p50/p95 {result['total']} ms; "
+                + ", ".join(f"{k} {v}" for k, v in result.items() if k != "total"),
+                flush=True,
+            )
     print(json.dumps(report, indent=2))
 
 

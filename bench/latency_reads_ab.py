@@ -24,7 +24,9 @@ CUAD = REPO.parent / "shared/data/legal_span_bench/benchmarks/cuad.json"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--cache", type=Path, default=REPO / "bench/.cache/latency")
     parser.add_argument("--queries", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=3)
@@ -32,8 +34,10 @@ def main() -> None:
     app = CaseTrack(resolve_settings(args.cache, REPO.parent / "shared/models", environ={}))
     tests = json.loads(CUAD.read_text())["tests"]
     questions = list(dict.fromkeys(t["question"] for t in tests))[: args.queries]
-    configs = {"bm25+e1": SearchConfig(lists=("bm25", "dense"), boost=False, rerank=False, cache_queries=False),
-               "default": SearchConfig(cache_queries=False)}
+    configs = {
+        "bm25+e1": SearchConfig(lists=("bm25", "dense"), boost=False, rerank=False, cache_queries=False),
+        "default": SearchConfig(cache_queries=False),
+    }
     runtime = app.search_runtime
     threaded = runtime.io
     for case in sorted(app.registry.list(), key=lambda c: c.name):
@@ -46,11 +50,15 @@ def main() -> None:
             for rnd in range(args.rounds):
                 for mode in ("threaded", "inline") if rnd % 2 == 0 else ("inline", "threaded"):
                     runtime.io = threaded if mode == "threaded" else Inline()
-                    totals[mode] += [app.search(case.id, q, config=cfg).timings_ms["total"] for q in questions]
+                    totals[mode] += [
+                        app.search(case.id, q, config=cfg).timings_ms["total"] for q in questions
+                    ]
             runtime.io = threaded
             for mode, xs in totals.items():
-                print(f"{case.name:15s} {name:8s} {mode:9s} p50 {median(xs):6.1f} "
-                      f"p95 {floor_rank_percentile(xs, 95):6.1f} ms")
+                print(
+                    f"{case.name:15s} {name:8s} {mode:9s} p50 {median(xs):6.1f} "
+                    f"p95 {floor_rank_percentile(xs, 95):6.1f} ms"
+                )
 
 
 if __name__ == "__main__":

@@ -92,6 +92,7 @@ def _file(path: Path) -> Callable[[], tuple[Image.Image, int | None]]:
         image.load()
         dpi = image.info.get("dpi")
         return image, round(float(dpi[0])) if dpi and float(dpi[0]) >= 70 else 300
+
     return load
 
 
@@ -99,6 +100,7 @@ def _pdf(path: Path, index: int, dpi: int = 300) -> Callable[[], tuple[Image.Ima
     def load() -> tuple[Image.Image, int | None]:
         page = render_pdf_page(path, index, dpi)
         return page.image, page.dpi
+
     return load
 
 
@@ -110,6 +112,7 @@ def _pdf_text(path: Path, index: int) -> Callable[[], str]:
     def read() -> str:
         with pdfplumber.open(path) as pdf:
             return str(pdf.pages[index].extract_text() or "")
+
     return read
 
 
@@ -118,23 +121,33 @@ def reference_set() -> list[Sample]:
     return [
         Sample("phototest.tif", _file(TESS / "phototest.tif"), _text(TESS / "phototest.gold.txt")),
         Sample("eurotext.tif", _file(TESS / "eurotext.tif"), _text(TESS / "eurotext.txt")),
-        Sample("eurotext.tif (eng+por)", _file(TESS / "eurotext.tif"), _text(TESS / "eurotext.txt"), "eng+por"),
+        Sample(
+            "eurotext.tif (eng+por)", _file(TESS / "eurotext.tif"), _text(TESS / "eurotext.txt"), "eng+por"
+        ),
         Sample("8071_093.3B.tif", _file(TESS / "8071_093.3B.tif"), _text(TESS / "8071_093.3B.txt")),
         Sample("8087_054.3B.tif", _file(TESS / "8087_054.3B.tif"), _text(TESS / "8087_054.3B.txt")),
         Sample("linn.png", _file(OCRMYPDF / "linn.png"), linn),
         Sample("linn.pdf p1", _pdf(OCRMYPDF / "linn.pdf", 0), linn),
-        Sample("SCOTUS image-pdf p1", _pdf(COURTS / "image-pdf.pdf", 0), _pdf_text(COURTS / "vector-pdf.pdf", 0)),
-        Sample("SCOTUS image-pdf p2", _pdf(COURTS / "image-pdf.pdf", 1), _pdf_text(COURTS / "vector-pdf.pdf", 1)),
+        Sample(
+            "SCOTUS image-pdf p1", _pdf(COURTS / "image-pdf.pdf", 0), _pdf_text(COURTS / "vector-pdf.pdf", 0)
+        ),
+        Sample(
+            "SCOTUS image-pdf p2", _pdf(COURTS / "image-pdf.pdf", 1), _pdf_text(COURTS / "vector-pdf.pdf", 1)
+        ),
     ]
 
 
 def orientation_set() -> list[Sample]:
     linn, photo = _text(OCRMYPDF / "linn.txt"), _text(TESS / "phototest.gold.txt")
     pages = [Sample(f"cardinal.pdf p{i + 1}", _pdf(OCRMYPDF / "cardinal.pdf", i), linn) for i in range(4)]
-    pages += [Sample("skew.pdf", _pdf(OCRMYPDF / "skew.pdf", 0), linn),
-              Sample("rotated_skew.pdf", _pdf(OCRMYPDF / "rotated_skew.pdf", 0), linn)]
-    pages += [Sample(f"phototest-rotated-{v}.png", _file(TESS / f"phototest-rotated-{v}.png"), photo)
-              for v in ("180", "L", "R")]
+    pages += [
+        Sample("skew.pdf", _pdf(OCRMYPDF / "skew.pdf", 0), linn),
+        Sample("rotated_skew.pdf", _pdf(OCRMYPDF / "rotated_skew.pdf", 0), linn),
+    ]
+    pages += [
+        Sample(f"phototest-rotated-{v}.png", _file(TESS / f"phototest-rotated-{v}.png"), photo)
+        for v in ("180", "L", "R")
+    ]
     return pages
 
 
@@ -160,22 +173,41 @@ def measure(sample: Sample, repeat: int) -> dict[str, object]:
     reference = sample.reference()
     page, ours, ours_cpu = timed(lambda: ocr_image(image, sample.languages, dpi=dpi), repeat)
     config = f"--dpi {dpi}" if dpi else ""
-    raw, raw_s, raw_cpu = timed(lambda: pytesseract.image_to_string(image, lang=sample.languages, config=config),
-                                repeat)
+    raw, raw_s, raw_cpu = timed(
+        lambda: pytesseract.image_to_string(image, lang=sample.languages, config=config), repeat
+    )
     text = page.text
-    return {"name": sample.name, "size": list(image.size), "dpi": dpi, "cer": cer(text, reference),
-            "wer": wer(text, reference), "raw_cer": cer(str(raw), reference), "s": round(ours, 2),
-            "raw_s": round(raw_s, 2), "ratio": round(ours / raw_s, 2), "cpu_s": round(ours_cpu, 2),
-            "raw_cpu_s": round(raw_cpu, 2), "cpu_ratio": round(ours_cpu / max(raw_cpu, 1e-6), 2),
-            "rotation": page.rotation, "skew": page.skew, "confidence": page.confidence}
+    return {
+        "name": sample.name,
+        "size": list(image.size),
+        "dpi": dpi,
+        "cer": cer(text, reference),
+        "wer": wer(text, reference),
+        "raw_cer": cer(str(raw), reference),
+        "s": round(ours, 2),
+        "raw_s": round(raw_s, 2),
+        "ratio": round(ours / raw_s, 2),
+        "cpu_s": round(ours_cpu, 2),
+        "raw_cpu_s": round(raw_cpu, 2),
+        "cpu_ratio": round(ours_cpu / max(raw_cpu, 1e-6), 2),
+        "rotation": page.rotation,
+        "skew": page.skew,
+        "confidence": page.confidence,
+    }
 
 
 def orientation(sample: Sample) -> dict[str, object]:
     image, dpi = sample.load()
     page = ocr_image(image, sample.languages, dpi=dpi)
     error = cer(page.text, sample.reference())
-    return {"name": sample.name, "rotation": page.rotation, "skew": page.skew, "cer": error,
-            "upright": error <= UPRIGHT_CER, "s": page.seconds}
+    return {
+        "name": sample.name,
+        "rotation": page.rotation,
+        "skew": page.skew,
+        "cer": error,
+        "upright": error <= UPRIGHT_CER,
+        "s": page.seconds,
+    }
 
 
 class ChildPeak:
@@ -238,8 +270,13 @@ def decisions(repeat: int) -> dict[str, object]:
     _, unset_s, unset_cpu = timed(lambda: pytesseract.image_to_string(scotus, config="--dpi 300"), repeat)
     os.environ["OMP_THREAD_LIMIT"] = "1"
     _, one_s, one_cpu = timed(lambda: pytesseract.image_to_string(scotus, config="--dpi 300"), repeat)
-    out["omp"] = {"unset_s": round(unset_s, 2), "unset_cpu_s": round(unset_cpu, 2), "limit1_s": round(one_s, 2),
-                  "limit1_cpu_s": round(one_cpu, 2), "cores": os.cpu_count()}
+    out["omp"] = {
+        "unset_s": round(unset_s, 2),
+        "unset_cpu_s": round(unset_cpu, 2),
+        "limit1_s": round(one_s, 2),
+        "limit1_cpu_s": round(one_cpu, 2),
+        "cores": os.cpu_count(),
+    }
     if limit is None:
         os.environ.pop("OMP_THREAD_LIMIT")
     _, osd_s, _ = timed(lambda: detect_rotation(scotus, dpi, time.monotonic() + 60), repeat)
@@ -276,26 +313,43 @@ def pipeline_rows() -> list[dict[str, object]]:
     from casetrack.parse.options import ParseOptions
 
     linn, photo = _text(OCRMYPDF / "linn.txt")(), _text(TESS / "phototest.gold.txt")()
-    cases = [("phototest.tif", TESS / "phototest.tif", [photo]), ("linn.pdf", OCRMYPDF / "linn.pdf", [linn]),
-             ("SCOTUS image-pdf.pdf", COURTS / "image-pdf.pdf",
-              [_pdf_text(COURTS / "vector-pdf.pdf", i)() for i in range(2)]),
-             ("cardinal.pdf", OCRMYPDF / "cardinal.pdf", [linn] * 4), ("skew.pdf", OCRMYPDF / "skew.pdf", [linn]),
-             ("rotated_skew.pdf", OCRMYPDF / "rotated_skew.pdf", [linn])]
+    cases = [
+        ("phototest.tif", TESS / "phototest.tif", [photo]),
+        ("linn.pdf", OCRMYPDF / "linn.pdf", [linn]),
+        (
+            "SCOTUS image-pdf.pdf",
+            COURTS / "image-pdf.pdf",
+            [_pdf_text(COURTS / "vector-pdf.pdf", i)() for i in range(2)],
+        ),
+        ("cardinal.pdf", OCRMYPDF / "cardinal.pdf", [linn] * 4),
+        ("skew.pdf", OCRMYPDF / "skew.pdf", [linn]),
+        ("rotated_skew.pdf", OCRMYPDF / "rotated_skew.pdf", [linn]),
+    ]
     rows: list[dict[str, object]] = []
     for name, path, references in cases:
         started = time.perf_counter()
         parsed = parse_file(path, options=ParseOptions(ocr_languages="eng"))
         seconds = time.perf_counter() - started
         for page, reference in zip(parsed.pages, references, strict=True):
-            rows.append({"name": f"{name} p{page.number}", "method": page.extraction_method.value,
-                         "cer": round(cer(page.text, reference), 4), "wer": round(wer(page.text, reference), 4),
-                         "confidence": round(page.ocr_confidence or 0.0, 1), "lines": len(page.lines),
-                         "paragraphs": len(page.paragraphs), "s": round(seconds / len(parsed.pages), 2)})
+            rows.append(
+                {
+                    "name": f"{name} p{page.number}",
+                    "method": page.extraction_method.value,
+                    "cer": round(cer(page.text, reference), 4),
+                    "wer": round(wer(page.text, reference), 4),
+                    "confidence": round(page.ocr_confidence or 0.0, 1),
+                    "lines": len(page.lines),
+                    "paragraphs": len(page.paragraphs),
+                    "s": round(seconds / len(parsed.pages), 2),
+                }
+            )
     return rows
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
     parser.add_argument("--repeat", type=int, default=1, help="runs per timing (the fastest counts)")
     parser.add_argument("--decisions", action="store_true", help="also measure the alternatives (slow)")
@@ -304,26 +358,57 @@ def main() -> None:
     if not args.omp_default:
         os.environ.update(RECOMMENDED_ENV)
     info = engine_info()
-    results: dict[str, object] = {"engine": {"version": info.version, "languages": list(info.languages)},
-                                  "omp_thread_limit": os.environ.get("OMP_THREAD_LIMIT"),
-                                  "load_average": os.getloadavg()}
+    results: dict[str, object] = {
+        "engine": {"version": info.version, "languages": list(info.languages)},
+        "omp_thread_limit": os.environ.get("OMP_THREAD_LIMIT"),
+        "load_average": os.getloadavg(),
+    }
     accuracy = [measure(sample, args.repeat) for sample in reference_set()]
     print("## Accuracy and cost per page\n")
-    print(table(accuracy, ["name", "size", "dpi", "cer", "wer", "raw_cer", "s", "raw_s", "ratio", "cpu_s",
-                           "raw_cpu_s", "cpu_ratio", "rotation", "skew", "confidence"]), flush=True)
+    print(
+        table(
+            accuracy,
+            [
+                "name",
+                "size",
+                "dpi",
+                "cer",
+                "wer",
+                "raw_cer",
+                "s",
+                "raw_s",
+                "ratio",
+                "cpu_s",
+                "raw_cpu_s",
+                "cpu_ratio",
+                "rotation",
+                "skew",
+                "confidence",
+            ],
+        ),
+        flush=True,
+    )
     turned = [orientation(sample) for sample in orientation_set()]
     print("\n## Orientation set\n")
     print(table(turned, ["name", "rotation", "skew", "cer", "upright", "s"]), flush=True)
     through = pipeline_rows()
     results["pipeline"] = through
     print("\n## Through CaseTrack's parser (parse_file: verdict, render, OCR, stored page text)\n")
-    print(table(through, ["name", "method", "cer", "wer", "confidence", "lines", "paragraphs", "s"]), flush=True)
+    print(
+        table(through, ["name", "method", "cer", "wer", "confidence", "lines", "paragraphs", "s"]), flush=True
+    )
     pages = reference_set()
     (one, child_one), (two, child_two) = throughput(pages, 1), throughput(pages, 2)
-    results.update(accuracy=accuracy, orientation=turned, pages_per_s={"1": one, "2": two},
-                   peak_rss_mb={"self": peak_rss_mb(), "tesseract": max(child_one, child_two)})
-    print(f"\nthroughput ({len(pages)} pages): {one} pages/s one at a time, {two} two at a time; "
-          f"peak RSS MB: {results['peak_rss_mb']}")
+    results.update(
+        accuracy=accuracy,
+        orientation=turned,
+        pages_per_s={"1": one, "2": two},
+        peak_rss_mb={"self": peak_rss_mb(), "tesseract": max(child_one, child_two)},
+    )
+    print(
+        f"\nthroughput ({len(pages)} pages): {one} pages/s one at a time, {two} two at a time; "
+        f"peak RSS MB: {results['peak_rss_mb']}"
+    )
     if args.decisions:
         results["decisions"] = decisions(args.repeat)
         print("\n## Decisions\n\n" + json.dumps(results["decisions"], indent=1))

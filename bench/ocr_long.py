@@ -61,12 +61,22 @@ def build_scan(out: Path, pages: int, dpi: int = 300) -> Path:
 
 def ingest(home: Path, pdf: Path, kill_after_pages: int | None = None) -> dict[str, object]:
     """One `casetrack ingest` in a new process; its wall time, peak RSS and report."""
-    env = {**os.environ, "CASETRACK_HOME": str(home), "CASETRACK_MODELS_DIR": str(MODELS), "LANCEDB_LOG": "error"}
+    env = {
+        **os.environ,
+        "CASETRACK_HOME": str(home),
+        "CASETRACK_MODELS_DIR": str(MODELS),
+        "LANCEDB_LOG": "error",
+    }
     cmd = [sys.executable, "-m", "casetrack"]
     subprocess.run([*cmd, "case", "create", "Long"], env=env, capture_output=True)
     started = time.monotonic()
-    proc = subprocess.Popen([*cmd, "ingest", "--case", "Long", str(pdf), "--json"], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        [*cmd, "ingest", "--case", "Long", str(pdf), "--json"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     if kill_after_pages is not None:
         while len(list(home.glob("cases/*/ocr/*/page-*.json"))) < kill_after_pages and proc.poll() is None:
             time.sleep(0.2)
@@ -86,14 +96,21 @@ def ingest(home: Path, pdf: Path, kill_after_pages: int | None = None) -> dict[s
     out, _ = proc.communicate()
     seconds = time.monotonic() - started
     report = json.loads(out)["files"][0]
-    return {"seconds": round(seconds, 1), "status": report["status"], "ocr_pages": len(report["ocr_pages"]),
-            "ocr_confidence": report["ocr_confidence"], "peak_rss_mb": round(peak_main / 2**20),
-            "peak_rss_mb_with_tesseract": round(peak_tree / 2**20),
-            "warnings": [w for w in report["warnings"] if w.startswith("OCR resumed")]}
+    return {
+        "seconds": round(seconds, 1),
+        "status": report["status"],
+        "ocr_pages": len(report["ocr_pages"]),
+        "ocr_confidence": report["ocr_confidence"],
+        "peak_rss_mb": round(peak_main / 2**20),
+        "peak_rss_mb_with_tesseract": round(peak_tree / 2**20),
+        "warnings": [w for w in report["warnings"] if w.startswith("OCR resumed")],
+    }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--pages", type=int, nargs="+", default=[8, 32])
     parser.add_argument("--work", default="/tmp/ocr-long")
     args = parser.parse_args()
@@ -112,13 +129,19 @@ def main() -> None:
     killed = ingest(home, work / f"scan-{longest}.pdf", kill_after_pages=longest // 2)
     resumed = ingest(home, work / f"scan-{longest}.pdf")
     print(json.dumps({"resume": {**killed, **resumed}}), flush=True)
-    print("\n| pages | seconds | pages/s | mean OCR confidence | peak RSS, CLI process (MB) | with tesseract (MB) |")
+    print(
+        "\n| pages | seconds | pages/s | mean OCR confidence | peak RSS, CLI process (MB) | with tesseract (MB) |"
+    )
     print("|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['pages']} | {r['seconds']} | {r['pages_per_s']} | {r['ocr_confidence']} | {r['peak_rss_mb']} | "
-              f"{r['peak_rss_mb_with_tesseract']} |")
-    print(f"\nkill -9 after {killed['killed_after_pages']} of {longest} pages, then again: "
-          f"{resumed['seconds']} s, {resumed['warnings']}")
+        print(
+            f"| {r['pages']} | {r['seconds']} | {r['pages_per_s']} | {r['ocr_confidence']} | {r['peak_rss_mb']} | "
+            f"{r['peak_rss_mb_with_tesseract']} |"
+        )
+    print(
+        f"\nkill -9 after {killed['killed_after_pages']} of {longest} pages, then again: "
+        f"{resumed['seconds']} s, {resumed['warnings']}"
+    )
 
 
 if __name__ == "__main__":

@@ -90,8 +90,11 @@ def _case(app: CaseTrack, name: str, files: list[Path]) -> None:
     results = app.ingest(name, files)
     bad = [f"{r.name}: {r.status} {r.error or ''}" for r in results if not r.ok]
     ocr = {r.name: (len(r.ocr_pages), r.ocr_confidence) for r in results if r.ocr_pages}
-    print(f"  {name}: {len(files)} files in {time.monotonic() - started:.0f} s; OCR'd {ocr}"
-          + (f"; not ingested: {bad}" if bad else ""), flush=True)
+    print(
+        f"  {name}: {len(files)} files in {time.monotonic() - started:.0f} s; OCR'd {ocr}"
+        + (f"; not ingested: {bad}" if bad else ""),
+        flush=True,
+    )
 
 
 def _cuad_questions(names: set[str]) -> list[tuple[str, str, list[int]]]:
@@ -119,7 +122,9 @@ def _hit(app: CaseTrack, case: str, query: str, document: str, pages: list[int])
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--cache", default="/tmp/ocr-parity")
     parser.add_argument("--models-dir", default=str(REPO.parent / "shared" / "models"))
     args = parser.parse_args()
@@ -128,33 +133,46 @@ def main() -> None:
     files.mkdir(parents=True, exist_ok=True)
     app = CaseTrack(resolve_settings(cache, args.models_dir, environ={}))
     distractors = _distractors()
-    scotus_native = _native_pages(COURTS / "vector-pdf.pdf", files / "tarrant.pdf", [0, 1]) \
-        if not (files / "tarrant.pdf").exists() else files / "tarrant.pdf"
+    scotus_native = (
+        _native_pages(COURTS / "vector-pdf.pdf", files / "tarrant.pdf", [0, 1])
+        if not (files / "tarrant.pdf").exists()
+        else files / "tarrant.pdf"
+    )
     scan_dir = files / "scan"
     scan_dir.mkdir(exist_ok=True)
     scotus_scan = scan_dir / "tarrant.pdf"
     if not scotus_scan.exists():
         scotus_scan.write_bytes((COURTS / "image-pdf.pdf").read_bytes())
     abbyy = [p for p in sorted(BENCH.glob("cuad_pdf/**/*.[pP][dD][fF]")) if p.name.upper().startswith(ABBYY)]
-    abbyy_scans = [scan_dir / p.name if (scan_dir / p.name).exists() else _render_scan(p, scan_dir / p.name)
-                   for p in abbyy]
+    abbyy_scans = [
+        scan_dir / p.name if (scan_dir / p.name).exists() else _render_scan(p, scan_dir / p.name)
+        for p in abbyy
+    ]
     _case(app, "parity-native", [scotus_native, *abbyy, *distractors])
     _case(app, "parity-scan", [scotus_scan, *abbyy_scans, *distractors])
     questions = [("tarrant.pdf", q, [page]) for q, page in SCOTUS_QUESTIONS]
     questions += _cuad_questions({p.name for p in abbyy})
     rows = []
-    for label, subset in (("SCOTUS slip opinion pp. 1-2", questions[:len(SCOTUS_QUESTIONS)]),
-                          ("ABBYY-scanned CUAD contracts", questions[len(SCOTUS_QUESTIONS):])):
+    for label, subset in (
+        ("SCOTUS slip opinion pp. 1-2", questions[: len(SCOTUS_QUESTIONS)]),
+        ("ABBYY-scanned CUAD contracts", questions[len(SCOTUS_QUESTIONS) :]),
+    ):
         native = sum(_hit(app, "parity-native", q, d, p) for d, q, p in subset)
         scan = sum(_hit(app, "parity-scan", q, d, p) for d, q, p in subset)
-        both = sum(_hit(app, "parity-native", q, d, p) == _hit(app, "parity-scan", q, d, p) for d, q, p in subset)
+        both = sum(
+            _hit(app, "parity-native", q, d, p) == _hit(app, "parity-scan", q, d, p) for d, q, p in subset
+        )
         rows.append((label, len(subset), native, scan, both))
     print(f"\n{time.strftime('%Y-%m-%d')}: `python bench/ocr_parity.py`\n")
     print("| pair | questions | native hit@5 | scan (OCR) hit@5 | same outcome |")
     print("|---|---|---|---|---|")
     for label, n, native, scan, both in rows:
-        print(f"| {label} | {n} | {native}/{n} = {native / n:.3f} | {scan}/{n} = {scan / n:.3f} | {both}/{n} |")
-    summary: dict[str, Any] = {label: {"n": n, "native": native, "scan": scan} for label, n, native, scan, _ in rows}
+        print(
+            f"| {label} | {n} | {native}/{n} = {native / n:.3f} | {scan}/{n} = {scan / n:.3f} | {both}/{n} |"
+        )
+    summary: dict[str, Any] = {
+        label: {"n": n, "native": native, "scan": scan} for label, n, native, scan, _ in rows
+    }
     (cache / "parity.json").write_text(json.dumps(summary, indent=1))
 
 

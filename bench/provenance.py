@@ -53,13 +53,17 @@ def load_spans(pdfs: set[str]) -> list[dict[str, Any]]:
             continue
         test = tests[g["test_index"]]
         snippet = next(s for s in test["snippets"] if s["span"] == g["span"])
-        text = (BENCH / "corpus" / snippet["file_path"]).read_text(encoding="utf-8")[g["span"][0] : g["span"][1]]
+        text = (BENCH / "corpus" / snippet["file_path"]).read_text(encoding="utf-8")[
+            g["span"][0] : g["span"][1]
+        ]
         spans.append({**g, "text": text})
     return spans
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--limit", type=int, default=40, help="number of PDFs (171 = all)")
     parser.add_argument("--models-dir", default=str(SHARED / "models"))
     parser.add_argument("--data-dir", default=None, help="default: a temporary directory")
@@ -120,7 +124,11 @@ def main() -> None:
             by_page: dict[int, str] = {}
             for c in sorted(chunks, key=lambda c: (c["page_index"], c["char_start"])):
                 text = by_page.get(c["page"], "")
-                by_page[c["page"]] = text + " " * max(0, c["char_start"] - len(text)) + c["text"][max(0, len(text) - c["char_start"]):]
+                by_page[c["page"]] = (
+                    text
+                    + " " * max(0, c["char_start"] - len(text))
+                    + c["text"][max(0, len(text) - c["char_start"]) :]
+                )
             found = [p for p, text in by_page.items() if target[:200] in norm_with_map(text)[0]]
             if not found:
                 stats["not_found"] += 1
@@ -140,8 +148,10 @@ def main() -> None:
     print(f"gold spans on these PDFs: {stats['spans']} (too short to match: {stats['too_short']})")
     print(f"located in stored chunks: {located} ({stats['not_found']} not found)")
     print(f"right page: {stats['page_ok']}/{located} = {stats['page_ok'] / max(located, 1):.4f}")
-    print(f"inside one chunk: {stats['in_one_chunk']}; line range contains span: "
-          f"{stats['lines_ok']}/{stats['in_one_chunk']} = {stats['lines_ok'] / max(stats['in_one_chunk'], 1):.4f}")
+    print(
+        f"inside one chunk: {stats['in_one_chunk']}; line range contains span: "
+        f"{stats['lines_ok']}/{stats['in_one_chunk']} = {stats['lines_ok'] / max(stats['in_one_chunk'], 1):.4f}"
+    )
     print(f"ambiguous (same text on several pages): {stats['ambiguous']}")
     for r in failed:
         print(f"  failed: {r.name}: {r.error}")

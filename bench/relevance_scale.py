@@ -26,20 +26,32 @@ from casetrack.config import resolve_settings  # noqa: E402
 
 OFF_TOPIC = {
     "en": [
-        "recipe for chocolate cake with strawberries", "who won the 1998 football world cup final",
-        "quantum entanglement of photons", "how do I change a flat tire on a bicycle",
-        "best hiking trails in the Alps in summer", "what is the boiling point of nitrogen",
-        "guitar chords for a blues song", "how many moons does Jupiter have",
-        "knitting pattern for a wool scarf", "photosynthesis in desert cactus plants",
-        "purple elephants dancing on Mars", "train schedule from Paris to Lyon on Sunday",
+        "recipe for chocolate cake with strawberries",
+        "who won the 1998 football world cup final",
+        "quantum entanglement of photons",
+        "how do I change a flat tire on a bicycle",
+        "best hiking trails in the Alps in summer",
+        "what is the boiling point of nitrogen",
+        "guitar chords for a blues song",
+        "how many moons does Jupiter have",
+        "knitting pattern for a wool scarf",
+        "photosynthesis in desert cactus plants",
+        "purple elephants dancing on Mars",
+        "train schedule from Paris to Lyon on Sunday",
     ],
     "pt": [
-        "receita de bolo de chocolate com morangos", "quem ganhou a final da copa do mundo de 1998",
-        "previsão do tempo para amanhã em Lisboa", "como trocar o pneu furado da bicicleta",
-        "melhores praias do nordeste para surfar", "qual é o ponto de ebulição do nitrogênio",
-        "acordes de violão para tocar samba", "quantas luas tem o planeta Júpiter",
-        "elefantes roxos dançando em Marte", "horário do ônibus de Campinas para Santos",
-        "como plantar tomate em vaso na varanda", "fotossíntese em cactos do deserto",
+        "receita de bolo de chocolate com morangos",
+        "quem ganhou a final da copa do mundo de 1998",
+        "previsão do tempo para amanhã em Lisboa",
+        "como trocar o pneu furado da bicicleta",
+        "melhores praias do nordeste para surfar",
+        "qual é o ponto de ebulição do nitrogênio",
+        "acordes de violão para tocar samba",
+        "quantas luas tem o planeta Júpiter",
+        "elefantes roxos dançando em Marte",
+        "horário do ônibus de Campinas para Santos",
+        "como plantar tomate em vaso na varanda",
+        "fotossíntese em cactos do deserto",
     ],
 }
 
@@ -52,7 +64,9 @@ def quartiles(values: list[float]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--cache", default="/tmp/bench-cache")
     parser.add_argument("--models-dir", default=str(REPO.parent / "shared" / "models"))
     args = parser.parse_args()
@@ -63,15 +77,20 @@ def main() -> None:
     print("|---|---|---|---|---|")
     for lang in ("en", "pt"):
         case = next(c for c, e in manifest.items() if e["dataset"] == f"lawyer_{lang}")
-        questions = [q["question"] if isinstance(q, dict) else q
-                     for q in json.loads((REPO / f"bench/questions/lawyer_{lang}.json").read_text())["questions"]]
+        questions = [
+            q["question"] if isinstance(q, dict) else q
+            for q in json.loads((REPO / f"bench/questions/lawyer_{lang}.json").read_text())["questions"]
+        ]
         for label, queries in (("lawyer questions", questions), ("off-topic", OFF_TOPIC[lang])):
             tops, flagged = [], 0
             for query in queries:
                 resp = app.search(case, query, top_k=5)
                 tops.append(resp.hits[0].relevance or 0.0 if resp.hits else 0.0)
                 flagged += resp.no_good_match or not resp.hits
-            print(f"| {case} | {label} | {len(queries)} | {quartiles(tops)} | {flagged}/{len(queries)} |", flush=True)
+            print(
+                f"| {case} | {label} | {len(queries)} | {quartiles(tops)} | {flagged}/{len(queries)} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

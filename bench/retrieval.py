@@ -58,12 +58,33 @@ from casetrack.config import resolve_settings  # noqa: E402
 from casetrack.domain import FileType, SearchResponse  # noqa: E402
 
 # (docs, queries) per dataset. Defaults: a first build of all five is ~20-25 min of ingest on 2 cores.
-DEFAULTS = {"cuad": (40, 150), "cuad_pdf": (15, 100), "contractnli": (40, 200), "acord": (800, 30),
-            "juristcu": (800, 50), "lawyer_en": (25, 999), "lawyer_pt": (70, 999)}
-QUICK = {"cuad": (3, 15), "cuad_pdf": (2, 10), "contractnli": (4, 15), "acord": (40, 4), "juristcu": (40, 6),
-         "lawyer_en": (4, 6), "lawyer_pt": (4, 6)}
-KS = {"cuad": (1, 5, 10), "cuad_pdf": (1,), "contractnli": (1, 3, 5), "acord": (5, 10), "juristcu": (5, 10),
-      "lawyer_en": (1, 5, 10), "lawyer_pt": (1, 5, 10)}
+DEFAULTS = {
+    "cuad": (40, 150),
+    "cuad_pdf": (15, 100),
+    "contractnli": (40, 200),
+    "acord": (800, 30),
+    "juristcu": (800, 50),
+    "lawyer_en": (25, 999),
+    "lawyer_pt": (70, 999),
+}
+QUICK = {
+    "cuad": (3, 15),
+    "cuad_pdf": (2, 10),
+    "contractnli": (4, 15),
+    "acord": (40, 4),
+    "juristcu": (40, 6),
+    "lawyer_en": (4, 6),
+    "lawyer_pt": (4, 6),
+}
+KS = {
+    "cuad": (1, 5, 10),
+    "cuad_pdf": (1,),
+    "contractnli": (1, 3, 5),
+    "acord": (5, 10),
+    "juristcu": (5, 10),
+    "lawyer_en": (1, 5, 10),
+    "lawyer_pt": (1, 5, 10),
+}
 
 # The ablation ladder: each "+x" row adds x to the row above it. Every row spells out its lists
 # and stages, so it means the same whatever SearchConfig() defaults to ("+boost" is the default;
@@ -153,10 +174,19 @@ def build_case(app: CaseTrack, cache: Path, ds: Dataset, rebuild: bool) -> dict[
         failed = [f"{r.name}: {r.status} {r.error or ''}".strip() for r in results if not r.ok]
     summary = app.case_summary(case)
     entry = {
-        "case": case, "dataset": ds.name, "language": ds.language, "staging": str(staging),
-        "documents": summary["document_count"], "chunks": summary["chunk_count"], "pages": summary["page_count"],
-        "ingested_now": len(missing), "ingest_seconds": round(time.monotonic() - started, 1),
-        "reused": not missing, "failed": failed, "subset": ds.subset, "models": summary.get("embedding_model"),
+        "case": case,
+        "dataset": ds.name,
+        "language": ds.language,
+        "staging": str(staging),
+        "documents": summary["document_count"],
+        "chunks": summary["chunk_count"],
+        "pages": summary["page_count"],
+        "ingested_now": len(missing),
+        "ingest_seconds": round(time.monotonic() - started, 1),
+        "reused": not missing,
+        "failed": failed,
+        "subset": ds.subset,
+        "models": summary.get("embedding_model"),
         "files": sorted(ds.docs),
     }
     manifest_path = cache / "manifest.json"
@@ -239,8 +269,12 @@ class Scorer:
         finally:
             store.close()
         recalls = [span_recall(q.spans, ranges[q.gold_doc]) for q in self.ds.queries if q.gold_doc in ranges]
-        return {"all_chunks_span_recall": mean(recalls), "min": min(recalls, default=math.nan),
-                "docs": len(ranges), "chunk_text_mismatches": bad}
+        return {
+            "all_chunks_span_recall": mean(recalls),
+            "min": min(recalls, default=math.nan),
+            "docs": len(ranges),
+            "chunk_text_mismatches": bad,
+        }
 
     def score(self, q: Query, resp: SearchResponse) -> dict[str, float | None]:
         docs = [h.provenance.document for h in resp.hits]
@@ -254,10 +288,14 @@ class Scorer:
                 m[f"span_hit@{k}"] = 1.0 if m[f"span_recall@{k}"] else 0.0
         elif self.ds.kind == "passage":
             gold_docs = set(q.passages)
-            ranges = [self.file_range(h.provenance.document, h) if h.provenance.document in gold_docs else None
-                      for h in resp.hits]
-            ok = [r is not None and overlap_chars(q.passages[h.provenance.document], [r]) > 0
-                  for h, r in zip(resp.hits, ranges, strict=True)]
+            ranges = [
+                self.file_range(h.provenance.document, h) if h.provenance.document in gold_docs else None
+                for h in resp.hits
+            ]
+            ok = [
+                r is not None and overlap_chars(q.passages[h.provenance.document], [r]) > 0
+                for h, r in zip(resp.hits, ranges, strict=True)
+            ]
             for k in self.ks:
                 m[f"hit@{k}"] = 1.0 if any(ok[:k]) else 0.0
             m["mrr@10"] = reciprocal_rank(ok, 10)
@@ -333,15 +371,22 @@ def run_ablation(
             m = {k: v for k, v in m.items() if not k.startswith(("doc_hit", "top1_doc"))}
         per_query[q.qid] = m
     names = unique(k for m in per_query.values() for k in m)
-    wanted = set(cfg.lists_for(ds.language)) | ({"boost"} if cfg.boost else set()) | ({"rerank"} if cfg.rerank else set())
+    wanted = (
+        set(cfg.lists_for(ds.language))
+        | ({"boost"} if cfg.boost else set())
+        | ({"rerank"} if cfg.rerank else set())
+    )
     return {
         "config": {k: list(v) if isinstance(v, tuple) else v for k, v in changes.items()},
         "metrics": {n: mean(m.get(n) for m in per_query.values()) for n in names},
         "queries": len(per_query),
-        "latency_ms": {"p50": percentile(wall, 50), "p95": percentile(wall, 95),
-                       "pipeline_p50": percentile(stage_ms.get("total", []), 50),
-                       "pipeline_p95": percentile(stage_ms.get("total", []), 95),
-                       "stages_p50": {k: round(percentile(v, 50), 2) for k, v in stage_ms.items()}},
+        "latency_ms": {
+            "p50": percentile(wall, 50),
+            "p95": percentile(wall, 95),
+            "pipeline_p50": percentile(stage_ms.get("total", []), 50),
+            "pipeline_p95": percentile(stage_ms.get("total", []), 95),
+            "stages_p50": {k: round(percentile(v, 50), 2) for k, v in stage_ms.items()},
+        },
         "wall_ms": wall,
         "stages_used": dict(stages),
         "not_run": sorted(wanted - set(stages)),
@@ -353,14 +398,22 @@ def run_ablation(
 
 def git_state() -> dict[str, Any]:
     """HEAD and the files changed since (read-only git), to tie results to the pipeline measured."""
+
     def git(*a: str) -> str:
         done = subprocess.run(["git", *a], cwd=REPO, capture_output=True, text=True, timeout=20, check=False)
         return done.stdout.strip()
+
     return {"commit": git("rev-parse", "HEAD"), "changed": git("diff", "--name-only", "HEAD").splitlines()}
 
 
 def fmt(v: Any) -> str:
-    return "-" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.3f}" if v <= 1.0 else f"{v:.0f}"
+    return (
+        "-"
+        if v is None or (isinstance(v, float) and math.isnan(v))
+        else f"{v:.3f}"
+        if v <= 1.0
+        else f"{v:.0f}"
+    )
 
 
 def print_table(title: str, rows: list[str], cols: list[str], cell: Any) -> None:
@@ -371,20 +424,31 @@ def print_table(title: str, rows: list[str], cols: list[str], cell: Any) -> None
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--datasets", default=",".join(DATASETS), help=f"comma list of {DATASETS}")
     parser.add_argument("--ablations", default=",".join(ABLATIONS), help=f"comma list of {list(ABLATIONS)}")
     parser.add_argument("--docs", help="documents per dataset: N or name=N,...")
     parser.add_argument("--queries", help="queries per dataset: N or name=N,...")
     parser.add_argument("--quick", action="store_true", help="tiny subsets to check the harness (< 3 min)")
-    parser.add_argument("--cache", default=str(REPO / "bench/.cache"), help="data dir, staged files, manifest")
+    parser.add_argument(
+        "--cache", default=str(REPO / "bench/.cache"), help="data dir, staged files, manifest"
+    )
     parser.add_argument("--rebuild", action="store_true", help="delete and re-ingest the selected cases")
     parser.add_argument("--models-dir", default=str(REPO.parent / "shared/models"))
-    parser.add_argument("--memory-mode", default=None, help="full | standard | constrained (default: from RAM)")
+    parser.add_argument(
+        "--memory-mode", default=None, help="full | standard | constrained (default: from RAM)"
+    )
     parser.add_argument("--out", help="JSON results (default: <cache>/retrieval_results.json)")
-    parser.add_argument("--per-query", action="store_true", help="keep per-query metrics and latencies in the JSON")
-    parser.add_argument("--question-only", action="store_true",
-                        help="drop the 'Consider the <contract> between <parties>;' preamble of CUAD/ContractNLI queries")
+    parser.add_argument(
+        "--per-query", action="store_true", help="keep per-query metrics and latencies in the JSON"
+    )
+    parser.add_argument(
+        "--question-only",
+        action="store_true",
+        help="drop the 'Consider the <contract> between <parties>;' preamble of CUAD/ContractNLI queries",
+    )
     args = parser.parse_args()
 
     started = time.monotonic()
@@ -397,11 +461,18 @@ def main() -> None:
     n_docs = {**{d: base[d][0] for d in datasets}, **parse_sizes(args.docs, datasets)}
     n_queries = {**{d: base[d][1] for d in datasets}, **parse_sizes(args.queries, datasets)}
     cache = Path(args.cache).resolve()
-    app = CaseTrack(resolve_settings(cache / "data", args.models_dir, environ={}, memory_mode=args.memory_mode))
+    app = CaseTrack(
+        resolve_settings(cache / "data", args.models_dir, environ={}, memory_mode=args.memory_mode)
+    )
     report: dict[str, Any] = {
-        "command": shlex.join([os.path.relpath(sys.executable, Path.cwd()), *sys.argv]), "cwd": str(Path.cwd()),
-        "date": time.strftime("%Y-%m-%d %H:%M:%S"), "cpus": os.cpu_count(), "memory_mode": app.pool.tier.value,
-        "git": git_state(), "datasets": {}, "failed_ablations": {},
+        "command": shlex.join([os.path.relpath(sys.executable, Path.cwd()), *sys.argv]),
+        "cwd": str(Path.cwd()),
+        "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "cpus": os.cpu_count(),
+        "memory_mode": app.pool.tier.value,
+        "git": git_state(),
+        "datasets": {},
+        "failed_ablations": {},
     }
     all_wall: dict[str, list[float]] = {a: [] for a in ablations}
     try:
@@ -409,9 +480,16 @@ def main() -> None:
             ds = LOADERS[name](n_docs[name], n_queries[name])
             print(f"\n== {name}: {len(ds.docs)} docs, {len(ds.queries)} queries -- {ds.subset}", flush=True)
             entry = build_case(app, cache, ds, args.rebuild)
-            how = "reused" if entry["reused"] else f"ingested {entry['ingested_now']} in {entry['ingest_seconds']} s"
-            print(f"  case {entry['case']}: {entry['documents']} docs, {entry['chunks']} chunks, {how}"
-                  + (f", {len(entry['failed'])} failed: {entry['failed'][:3]}" if entry["failed"] else ""), flush=True)
+            how = (
+                "reused"
+                if entry["reused"]
+                else f"ingested {entry['ingested_now']} in {entry['ingest_seconds']} s"
+            )
+            print(
+                f"  case {entry['case']}: {entry['documents']} docs, {entry['chunks']} chunks, {how}"
+                + (f", {len(entry['failed'])} failed: {entry['failed'][:3]}" if entry["failed"] else ""),
+                flush=True,
+            )
             scorer = Scorer(ds, Path(entry["staging"]))
             if ds.kind == "span":
                 entry["oracle"] = scorer.oracle(app, entry["case"])
@@ -429,29 +507,52 @@ def main() -> None:
                 if not args.per_query:
                     del res["per_query"], res["wall_ms"]
                 results[ab] = res
-                note = f" NOT RUN: {res['not_run']} (skipped: {res['stages_skipped']})" if res["not_run"] else ""
-                print(f"  {ab}: {res['queries']} queries in {time.monotonic() - t:.0f} s, "
-                      f"p50 {res['latency_ms']['p50']:.0f} ms{note}"
-                      + (f", {len(res['errors'])} errors: {res['errors'][:2]}" if res["errors"] else ""), flush=True)
+                note = (
+                    f" NOT RUN: {res['not_run']} (skipped: {res['stages_skipped']})" if res["not_run"] else ""
+                )
+                print(
+                    f"  {ab}: {res['queries']} queries in {time.monotonic() - t:.0f} s, "
+                    f"p50 {res['latency_ms']['p50']:.0f} ms{note}"
+                    + (f", {len(res['errors'])} errors: {res['errors'][:2]}" if res["errors"] else ""),
+                    flush=True,
+                )
             if ds.kind == "span":
-                checks = {"hits_checked": scorer.checked, "mismatched": scorer.mismatched,
-                          "unmappable_docs": sorted(k for k, v in scorer.maps.items() if v is None)}
+                checks = {
+                    "hits_checked": scorer.checked,
+                    "mismatched": scorer.mismatched,
+                    "unmappable_docs": sorted(k for k, v in scorer.maps.items() if v is None),
+                }
                 entry["offset_checks"] = checks
-                print(f"  {'WARNING ' if scorer.mismatched or checks['unmappable_docs'] else ''}hit offsets: {checks}")
+                print(
+                    f"  {'WARNING ' if scorer.mismatched or checks['unmappable_docs'] else ''}hit offsets: {checks}"
+                )
             entry.pop("files")
             report["datasets"][name] = {**entry, "queries": len(ds.queries), "ablations": results}
             cols = list(results)
             metric_rows = unique(m for r in results.values() for m in r["metrics"])
-            print_table(f"{name} ({entry['documents']} docs, {entry['chunks']} chunks, {len(ds.queries)} queries)",
-                        metric_rows + ["p50 ms", "p95 ms"], cols,
-                        lambda r, c, res=results: res[c]["metrics"].get(r) if r in res[c]["metrics"]
-                        else res[c]["latency_ms"]["p50" if r == "p50 ms" else "p95"])
+            print_table(
+                f"{name} ({entry['documents']} docs, {entry['chunks']} chunks, {len(ds.queries)} queries)",
+                metric_rows + ["p50 ms", "p95 ms"],
+                cols,
+                lambda r, c, res=results: (
+                    res[c]["metrics"].get(r)
+                    if r in res[c]["metrics"]
+                    else res[c]["latency_ms"]["p50" if r == "p50 ms" else "p95"]
+                ),
+            )
     finally:
         app.close()
-    report["latency_ms"] = {a: {"p50": percentile(w, 50), "p95": percentile(w, 95), "searches": len(w)}
-                            for a, w in all_wall.items() if w}
-    print_table("latency, all datasets (ms per app.search call)", ["p50", "p95"], list(report["latency_ms"]),
-                lambda r, c: report["latency_ms"][c][r])
+    report["latency_ms"] = {
+        a: {"p50": percentile(w, 50), "p95": percentile(w, 95), "searches": len(w)}
+        for a, w in all_wall.items()
+        if w
+    }
+    print_table(
+        "latency, all datasets (ms per app.search call)",
+        ["p50", "p95"],
+        list(report["latency_ms"]),
+        lambda r, c: report["latency_ms"][c][r],
+    )
     for ab, why in report["failed_ablations"].items():
         print(f"failed: {ab}: {why}")
     report["run_seconds"] = round(time.monotonic() - started, 1)

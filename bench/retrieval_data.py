@@ -112,8 +112,10 @@ def load_cuad(n_docs: int, n_queries: int) -> Dataset:
             spans = [trim(texts[name], *s["span"]) for s in t["snippets"]]
             queries.append(Query(f"cuad-{i}", t["query"], gold_doc=name, spans=spans))
     queries = _pick(queries, n_queries)
-    note = (f"{len(docs)} of {len(files)} contracts in hash order; {len(queries)} queries in hash order among "
-            "the tests whose gold contract is staged (the other contracts are distractors)")
+    note = (
+        f"{len(docs)} of {len(files)} contracts in hash order; {len(queries)} queries in hash order among "
+        "the tests whose gold contract is staged (the other contracts are distractors)"
+    )
     return Dataset("cuad", "en", "span", docs, queries, note)
 
 
@@ -128,11 +130,15 @@ def load_cuad_pdf(n_docs: int, n_queries: int) -> Dataset:
     for g in gold:
         if g["pdf"] in chosen and g.get("pages"):
             i = g["test_index"]
-            q = queries.setdefault(i, Query(f"cuad-{i}", tests[i]["query"], gold_doc=alias[Path(g["pdf"]).name]))
+            q = queries.setdefault(
+                i, Query(f"cuad-{i}", tests[i]["query"], gold_doc=alias[Path(g["pdf"]).name])
+            )
             q.pages.append((g["pages"][0], g["pages"][1]))
     picked = _pick(list(queries.values()), n_queries)
-    note = (f"{len(docs)} of {len(pdfs)} staged PDFs in hash order; {len(picked)} cuad.json queries on them "
-            "(hash order) whose gold span was located on a page")
+    note = (
+        f"{len(docs)} of {len(pdfs)} staged PDFs in hash order; {len(picked)} cuad.json queries on them "
+        "(hash order) whose gold span was located on a page"
+    )
     return Dataset("cuad_pdf", "en", "page", docs, picked, note)
 
 
@@ -151,19 +157,29 @@ def load_contractnli(n_docs: int, n_queries: int) -> Dataset:
             spans = [trim(texts[name], *s["span"]) for s in t["snippets"]]
             queries.append(Query(f"cnli-{i}", t["query"], gold_doc=name, spans=spans, scope=name))
     queries = _pick(queries, n_queries)
-    note = (f"{len(docs)} of {len(files)} test NDAs in hash order; {len(queries)} queries in hash order among "
-            "those scoped to them; each search is filtered to its NDA")
+    note = (
+        f"{len(docs)} of {len(files)} test NDAs in hash order; {len(queries)} queries in hash order among "
+        "those scoped to them; each search is filtered to its NDA"
+    )
     return Dataset("contractnli", "en", "span", docs, queries, note)
 
 
 def _graded(
-    name: str, language: str, corpus: dict[str, str], queries: dict[str, str], qrels: dict[str, dict[str, int]],
-    n_docs: int, n_queries: int, pool: str,
+    name: str,
+    language: str,
+    corpus: dict[str, str],
+    queries: dict[str, str],
+    qrels: dict[str, dict[str, int]],
+    n_docs: int,
+    n_queries: int,
+    pool: str,
 ) -> Dataset:
     """Q queries in hash order; corpus = their judged `pool` documents, then distractors up to N."""
     chosen_q = stable_order([q for q in queries if any(g > 0 for g in qrels.get(q, {}).values())])[:n_queries]
     min_grade = 1 if pool == "positive" else 0
-    judged = stable_order({d for q in chosen_q for d, g in qrels[q].items() if g >= min_grade and d in corpus})
+    judged = stable_order(
+        {d for q in chosen_q for d, g in qrels[q].items() if g >= min_grade and d in corpus}
+    )
     judged_set = set(judged)
     rest = [d for d in stable_order(corpus) if d not in judged_set]
     ids = (judged + rest)[: max(n_docs, 1)]
@@ -178,9 +194,11 @@ def _graded(
         if any(g > 0 for g in grades.values()):
             out.append(Query(f"{name}-{q}", queries[q], qrels=grades))
     judged_in = sum(1 for d in judged if f"{d}.txt" in alias)
-    note = (f"{len(out)} queries in hash order; corpus = their {judged_in} judged documents "
-            f"({'grade >= 1' if min_grade else 'any grade'}) plus {len(ids) - judged_in} distractors in hash "
-            f"order ({len(docs)} files after merging identical texts); qrels restricted to the corpus")
+    note = (
+        f"{len(out)} queries in hash order; corpus = their {judged_in} judged documents "
+        f"({'grade >= 1' if min_grade else 'any grade'}) plus {len(ids) - judged_in} distractors in hash "
+        f"order ({len(docs)} files after merging identical texts); qrels restricted to the corpus"
+    )
     return Dataset(name, language, "graded", docs, out, note)
 
 
@@ -197,7 +215,9 @@ def load_acord(n_docs: int, n_queries: int) -> Dataset:
     d = DATA / "acord"
     corpus = {r["_id"]: r["text"] for r in _jsonl(d / "corpus.jsonl")}
     queries = {r["_id"]: r["text"] for r in _jsonl(d / "queries.jsonl")}
-    return _graded("acord", "en", corpus, queries, _read_qrels(d / "qrels/test.tsv"), n_docs, n_queries, "positive")
+    return _graded(
+        "acord", "en", corpus, queries, _read_qrels(d / "qrels/test.tsv"), n_docs, n_queries, "positive"
+    )
 
 
 def load_juristcu(n_docs: int, n_queries: int) -> Dataset:
@@ -205,7 +225,9 @@ def load_juristcu(n_docs: int, n_queries: int) -> Dataset:
     d = DATA / "juristcu_pool"
     corpus = {r["_id"]: r["text"] for r in _jsonl(d / "corpus.jsonl")}
     queries = {r["_id"]: r["text"] for r in _jsonl(d / "queries.jsonl")}
-    return _graded("juristcu", "pt", corpus, queries, _read_qrels(d / "qrels.tsv"), n_docs, n_queries, "judged")
+    return _graded(
+        "juristcu", "pt", corpus, queries, _read_qrels(d / "qrels.tsv"), n_docs, n_queries, "judged"
+    )
 
 
 def load_lawyer(language: str, n_docs: int, n_queries: int) -> Dataset:
@@ -235,8 +257,10 @@ def load_lawyer(language: str, n_docs: int, n_queries: int) -> Dataset:
                 passages.setdefault(alias[name], []).append(trim(text, at, at + len(quote)))
                 at = text.find(quote, at + 1)
         queries.append(Query(q["id"], q["question"], passages=passages, kind=q["kind"]))
-    note = (f"{len(queries)} questions written for CaseTrack (bench/questions/README.md); corpus = "
-            f"{len(docs)} files of {len(files)} listed (identical files merged)")
+    note = (
+        f"{len(queries)} questions written for CaseTrack (bench/questions/README.md); corpus = "
+        f"{len(docs)} files of {len(files)} listed (identical files merged)"
+    )
     return Dataset(f"lawyer_{language}", language, "passage", docs, queries, note)
 
 
@@ -294,7 +318,11 @@ class PageToFile:
         i = bisect.bisect_left(self.page_pos, start)
         j = bisect.bisect_left(self.page_pos, end) - 1
         if i > j:
-            at = self.file_pos[i] if i < len(self.file_pos) else (self.file_pos[-1] + 1 if self.file_pos else 0)
+            at = (
+                self.file_pos[i]
+                if i < len(self.file_pos)
+                else (self.file_pos[-1] + 1 if self.file_pos else 0)
+            )
             return at, at
         return self.file_pos[i], self.file_pos[j] + 1
 

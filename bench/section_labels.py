@@ -61,20 +61,30 @@ def chunk_case(ds: Dataset, staging: Path) -> dict[str, tuple[list[ChunkDraft], 
     return out
 
 
-def build(index_dir: Path, language: str, chunks: dict[str, tuple[list[ChunkDraft], PageToFile | None]],
-          labels: bool) -> Bm25Index:
+def build(
+    index_dir: Path,
+    language: str,
+    chunks: dict[str, tuple[list[ChunkDraft], PageToFile | None]],
+    labels: bool,
+) -> Bm25Index:
     index = Bm25Index(index_dir, language)
     for name, (drafts, _) in chunks.items():
-        pairs = [(f"{name}#{i}", f"{d.section}\n{d.text}" if labels and d.section else d.text)
-                 for i, d in enumerate(drafts)]
+        pairs = [
+            (f"{name}#{i}", f"{d.section}\n{d.text}" if labels and d.section else d.text)
+            for i, d in enumerate(drafts)
+        ]
         index.replace_document(name, pairs)
     index.close_writer()
     index.reload()
     return index
 
 
-def score(ds: Dataset, index: Bm25Index, chunks: dict[str, tuple[list[ChunkDraft], PageToFile | None]],
-          ks: tuple[int, ...]) -> tuple[dict[str, float], list[list[str]]]:
+def score(
+    ds: Dataset,
+    index: Bm25Index,
+    chunks: dict[str, tuple[list[ChunkDraft], PageToFile | None]],
+    ks: tuple[int, ...],
+) -> tuple[dict[str, float], list[list[str]]]:
     rows: dict[str, list[float]] = {}
     tops: list[list[str]] = []
     for q in ds.queries:
@@ -96,7 +106,9 @@ def score(ds: Dataset, index: Bm25Index, chunks: dict[str, tuple[list[ChunkDraft
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--docs", type=int, default=40)
     parser.add_argument("--queries", type=int, default=150)
     args = parser.parse_args()
@@ -116,9 +128,11 @@ def main() -> None:
                 index = build(Path(tmp) / f"bm25-{labels}", ds.language, chunks, labels)
                 results[labels], tops[labels] = score(ds, index, chunks, ks)
         moved = mean(float(a != b) for a, b in zip(tops[False], tops[True], strict=True))
-        print(f"== {name}: {len(chunks)} documents, {n_chunks} chunks ({n_labelled} labelled), "
-              f"{len(ds.queries)} queries, {n_mapped} documents' offsets mapped to the gold's, "
-              f"{time.monotonic() - started:.0f} s")
+        print(
+            f"== {name}: {len(chunks)} documents, {n_chunks} chunks ({n_labelled} labelled), "
+            f"{len(ds.queries)} queries, {n_mapped} documents' offsets mapped to the gold's, "
+            f"{time.monotonic() - started:.0f} s"
+        )
         print("| metric | without labels | with labels |\n|---|---|---|")
         for metric in results[False]:
             print(f"| {metric} | {results[False][metric]:.3f} | {results[True][metric]:.3f} |")

@@ -66,18 +66,24 @@ def timed(call: Callable[[], object], runs: int) -> list[float]:
 def report(stage: str, language: str, query: str, times: list[float]) -> bool:
     median = statistics.median(times)
     ok = median < BUDGET_MS[stage]
-    print(f"{stage:8} {language}  min {min(times):6.3f}  median {median:6.3f}  max {max(times):6.3f} ms"
-          f"  {'ok' if ok else 'OVER ' + str(BUDGET_MS[stage])}  {query[:60]}")
+    print(
+        f"{stage:8} {language}  min {min(times):6.3f}  median {median:6.3f}  max {max(times):6.3f} ms"
+        f"  {'ok' if ok else 'OVER ' + str(BUDGET_MS[stage])}  {query[:60]}"
+    )
     return ok
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--runs", type=int, default=30, help="timed runs per query (default 30)")
     args = parser.parse_args()
     ok = True
     for language, query in EXTRACT_QUERIES:
-        ok &= report("extract", language, query, timed(functools.partial(extract_signals, query, language), args.runs))
+        ok &= report(
+            "extract", language, query, timed(functools.partial(extract_signals, query, language), args.runs)
+        )
     chunks = candidates()
     for language, query in BOOST_QUERIES:
         scoring = functools.partial(boost_scores, extract_signals(query, language), chunks)

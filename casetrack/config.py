@@ -86,7 +86,9 @@ class ModelsLocation:
     def write_comes_first(self) -> bool:
         """Installs go to a folder the rule looks at before the one search reads: once it holds a
         model it is read instead, so the models of the folder in use must be copied along."""
-        return self.write != self.read and self.candidates.index(self.write) < self.candidates.index(self.read)
+        return self.write != self.read and self.candidates.index(self.write) < self.candidates.index(
+            self.read
+        )
 
     def rescanned(self) -> ModelsLocation:
         """The rule applied again to the same folders (after a download or an import)."""
@@ -216,7 +218,9 @@ def resolve_settings(
     env = dict(os.environ) if environ is None else environ
     home = Path(data_dir or env.get(ENV_HOME) or default_data_dir()).expanduser().resolve()
     chosen = [Path(m).expanduser().resolve() for m in (models_dir, env.get(ENV_MODELS)) if m]
-    install = install_models_dir() if install_models == AUTO else Path(install_models) if install_models else None
+    install = (
+        install_models_dir() if install_models == AUTO else Path(install_models) if install_models else None
+    )
     location = locate_models(chosen, home, install.expanduser().resolve() if install else None)
     catalog = model_catalog or env.get(ENV_MODEL_CATALOG)
     # Empty or "auto" (the Desktop bundle's default setting) means: chosen from detected RAM.
@@ -228,9 +232,19 @@ def resolve_settings(
     user_home = Path(home_dir) if home_dir is not None else Path.home()
     roots = allowed_roots if allowed_roots is not None else env.get(ENV_ALLOWED_ROOTS) or ""
     text = roots if isinstance(roots, str) else os.pathsep.join(os.fspath(r) for r in roots)
-    keep = keep_revoked if keep_revoked is not None else env.get(ENV_KEEP_REVOKED, "").lower() in ("1", "true", "yes")
-    return Settings(data_dir=home, models_dir=location.read, models_location=location,
-                    model_catalog=Path(catalog).expanduser().resolve() if catalog else None,
-                    memory_mode=mode, keep_revoked=keep,
-                    ocr_languages=ocr.strip() if ocr is not None else None, home_dir=user_home,
-                    allowed_roots=parse_roots(text, user_home) or (user_home,))
+    keep = (
+        keep_revoked
+        if keep_revoked is not None
+        else env.get(ENV_KEEP_REVOKED, "").lower() in ("1", "true", "yes")
+    )
+    return Settings(
+        data_dir=home,
+        models_dir=location.read,
+        models_location=location,
+        model_catalog=Path(catalog).expanduser().resolve() if catalog else None,
+        memory_mode=mode,
+        keep_revoked=keep,
+        ocr_languages=ocr.strip() if ocr is not None else None,
+        home_dir=user_home,
+        allowed_roots=parse_roots(text, user_home) or (user_home,),
+    )

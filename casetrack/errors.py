@@ -138,10 +138,16 @@ class StoreError(CaseTrackError):
 
 def reopen_fix(case_name: str) -> Fix:
     """How to make a closed or archived case writable again."""
-    return Fix("Reopen it first", f'casetrack case reopen "{case_name}"', "set_case_status",
-               {"case_name": case_name, "status": "active"})
+    return Fix(
+        "Reopen it first",
+        f'casetrack case reopen "{case_name}"',
+        "set_case_status",
+        {"case_name": case_name, "status": "active"},
+    )
 
 
 def list_documents_fix(case_name: str) -> Fix:
     """Where the names of a case's documents are listed."""
-    return Fix("List documents", f'casetrack case info "{case_name}"', "list_documents", {"case_name": case_name})
+    return Fix(
+        "List documents", f'casetrack case info "{case_name}"', "list_documents", {"case_name": case_name}
+    )

@@ -33,8 +33,9 @@ _POSIX = os.name == "posix"
 
 # First path components of system folders, per family. "lib*" is any /lib, /lib32, /lib64...;
 # /private/etc and /private/var are the real paths of macOS's /etc and /var.
-_SYSTEM_POSIX = frozenset({"etc", "proc", "sys", "dev", "boot", "root", "var", "usr", "bin", "sbin", "run",
-                           "system", "library"})
+_SYSTEM_POSIX = frozenset(
+    {"etc", "proc", "sys", "dev", "boot", "root", "var", "usr", "bin", "sbin", "run", "system", "library"}
+)
 _SYSTEM_PRIVATE = frozenset({"etc", "var"})  # under /private (macOS)
 _SYSTEM_WINDOWS = frozenset({"windows"})  # and "program files*"
 
@@ -67,8 +68,12 @@ def private_dir(path: Path, note: str | None = None) -> bool:
         log.warning("cannot make %s private (mode %04o): %s", safe_for_log(path), mode, e.strerror or e)
         return False
     if note and _open_to_others(mode):
-        log.warning("%s %s was readable by other accounts on this computer (mode %s): made it private (0700)",
-                    note, safe_for_log(path), f"{mode:04o}")
+        log.warning(
+            "%s %s was readable by other accounts on this computer (mode %s): made it private (0700)",
+            note,
+            safe_for_log(path),
+            f"{mode:04o}",
+        )
     return _open_to_others(mode)
 
 
@@ -85,7 +90,9 @@ def private_file(path: Path) -> bool:
     try:
         os.chmod(path, stat.S_IMODE(mode) & ~0o077)
     except OSError as e:
-        log.warning("cannot make %s private (mode %04o): %s", safe_for_log(path), stat.S_IMODE(mode), e.strerror or e)
+        log.warning(
+            "cannot make %s private (mode %04o): %s", safe_for_log(path), stat.S_IMODE(mode), e.strerror or e
+        )
         return False
     return True
 
@@ -138,9 +145,11 @@ def parse_roots(value: str, home: Path) -> tuple[Path, ...]:
             continue
         path = home / entry[2:] if entry == "~" or entry.startswith(("~/", "~\\")) else Path(entry)
         if not path.is_absolute():
-            raise CaseTrackError(f"{ENV_ALLOWED_ROOTS}: '{safe_for_log(entry)}' is not an absolute path.",
-                                 f"List absolute folders separated by '{os.pathsep}', e.g. "
-                                 f"{ENV_ALLOWED_ROOTS}={home}{os.pathsep}{home / 'Cases'}")
+            raise CaseTrackError(
+                f"{ENV_ALLOWED_ROOTS}: '{safe_for_log(entry)}' is not an absolute path.",
+                f"List absolute folders separated by '{os.pathsep}', e.g. "
+                f"{ENV_ALLOWED_ROOTS}={home}{os.pathsep}{home / 'Cases'}",
+            )
         roots.append(path)
     return tuple(roots)
 
@@ -154,7 +163,7 @@ def _fold(path: PurePath, platform: str) -> tuple[str, ...]:
 def _inside(path: PurePath, folder: PurePath, platform: str) -> tuple[str, ...] | None:
     """The parts of `path` below `folder` (() for the folder itself), or None if it is not inside."""
     a, b = _fold(path, platform), _fold(folder, platform)
-    return path.parts[len(b):] if a[: len(b)] == b else None
+    return path.parts[len(b) :] if a[: len(b)] == b else None
 
 
 def system_folder(path: PurePath, platform: str = sys.platform) -> str | None:
@@ -177,31 +186,39 @@ def real_path(path: Path) -> Path:
     try:
         return path.resolve()
     except (RuntimeError, OSError) as e:  # Python 3.11 raises RuntimeError on a symlink loop
-        raise CaseTrackError(f"{safe_for_log(path)} cannot be opened: {e}.",
-                             "It is a symbolic link that points to itself (a loop); fix or remove the link.") from e
+        raise CaseTrackError(
+            f"{safe_for_log(path)} cannot be opened: {e}.",
+            "It is a symbolic link that points to itself (a loop); fix or remove the link.",
+        ) from e
 
 
-def check_allowed(path: Path, roots: Sequence[Path], home: Path, private: Iterable[Path] = (),
-                  platform: str = sys.platform) -> Path:
+def check_allowed(
+    path: Path, roots: Sequence[Path], home: Path, private: Iterable[Path] = (), platform: str = sys.platform
+) -> Path:
     """The real path of `path` if a tool may read it, else PathNotAllowedError saying why, which
     roots are allowed and how to add one. `private`: folders never readable (the data directory)."""
     if not path.is_absolute():
-        raise PathNotAllowedError(f"'{safe_for_log(path)}' is not an absolute path.",
-                                  "Give the full path of the file or folder, e.g. /Users/ana/Cases/contract.pdf.")
+        raise PathNotAllowedError(
+            f"'{safe_for_log(path)}' is not an absolute path.",
+            "Give the full path of the file or folder, e.g. /Users/ana/Cases/contract.pdf.",
+        )
     real = real_path(path)
     shown = safe_for_log(path) + ("" if real == path else f" (which is {safe_for_log(real)})")
     for folder in private:
         if _inside(real, real_path(folder), platform) is not None:
-            raise PathNotAllowedError(f"{shown} is inside CaseTrack's own data folder; it cannot be ingested.",
-                                      "Ingest the original documents instead.")
+            raise PathNotAllowedError(
+                f"{shown} is inside CaseTrack's own data folder; it cannot be ingested.",
+                "Ingest the original documents instead.",
+            )
     home_real = real_path(home)
     system = system_folder(real, platform)
     in_home = len(home_real.parts) > 1 and _inside(real, home_real, platform) is not None
     allowed = f"Folders CaseTrack may read for Claude: {', '.join(safe_for_log(r) for r in roots) or 'none'}."
     if system is not None and not in_home:
-        raise PathNotAllowedError(f"{shown} is in the system folder {system}, which CaseTrack never reads for "
-                                  f"Claude. {allowed}", "If the user means it, they can ingest it from a "
-                                  "terminal: casetrack ingest --case NAME PATH")
+        raise PathNotAllowedError(
+            f"{shown} is in the system folder {system}, which CaseTrack never reads for Claude. {allowed}",
+            "If the user means it, they can ingest it from a terminal: casetrack ingest --case NAME PATH",
+        )
     hidden: str | None = None
     for root in roots:
         below = _inside(real, real_path(root), platform)
@@ -210,16 +227,21 @@ def check_allowed(path: Path, roots: Sequence[Path], home: Path, private: Iterab
             if hidden is None:
                 return real
     if hidden is not None:
-        raise PathNotAllowedError(f"{shown} is inside the hidden folder or file '{safe_for_log(hidden)}' (hidden "
-                                  f"folders hold settings and keys, not case documents). {allowed}",
-                                  fix=_add_root_fix(roots))
-    raise PathNotAllowedError(f"{shown} is outside the folders CaseTrack may read for Claude. {allowed}",
-                              fix=_add_root_fix(roots))
+        raise PathNotAllowedError(
+            f"{shown} is inside the hidden folder or file '{safe_for_log(hidden)}' (hidden "
+            f"folders hold settings and keys, not case documents). {allowed}",
+            fix=_add_root_fix(roots),
+        )
+    raise PathNotAllowedError(
+        f"{shown} is outside the folders CaseTrack may read for Claude. {allowed}", fix=_add_root_fix(roots)
+    )
 
 
 def _add_root_fix(roots: Sequence[Path]) -> Fix:
     now = os.pathsep.join(str(r) for r in roots)
     example = f"{now}{os.pathsep}/path/to/Cases" if now else "/path/to/Cases"
-    return Fix(f"Ingest it from a terminal (casetrack ingest --case NAME PATH), or allow its folder: set "
-               f"{ENV_ALLOWED_ROOTS}={example} in the environment of CaseTrack's MCP server (the \"env\" of its "
-               "entry in Claude's configuration) and restart the daemon (casetrack daemon stop)")
+    return Fix(
+        f"Ingest it from a terminal (casetrack ingest --case NAME PATH), or allow its folder: set "
+        f'{ENV_ALLOWED_ROOTS}={example} in the environment of CaseTrack\'s MCP server (the "env" of its '
+        "entry in Claude's configuration) and restart the daemon (casetrack daemon stop)"
+    )

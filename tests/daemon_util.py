@@ -30,8 +30,11 @@ def env_for(home: Path, **extra: str) -> dict[str, str]:
 
 
 def serve_params(home: Path, **extra: str) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=["-m", "casetrack", "serve", "--idle-exit", "0"],
-                                 env=env_for(home, **extra))
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "casetrack", "serve", "--idle-exit", "0"],
+        env=env_for(home, **extra),
+    )
 
 
 @asynccontextmanager
@@ -42,8 +45,14 @@ async def mcp_client(home: Path, mode: str = "auto", **extra: str) -> AsyncItera
 
 def cli(home: Path, *args: str, timeout: float = 300, **extra: str) -> subprocess.CompletedProcess[str]:
     """The real `casetrack` command in a subprocess (as a paralegal's terminal runs it)."""
-    return subprocess.run([sys.executable, "-m", "casetrack", *args], capture_output=True, text=True,
-                          env=env_for(home, **extra), timeout=timeout, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "casetrack", *args],
+        capture_output=True,
+        text=True,
+        env=env_for(home, **extra),
+        timeout=timeout,
+        check=False,
+    )
 
 
 @contextmanager
@@ -67,8 +76,9 @@ def data(result: CallToolResult) -> dict[str, Any]:
     return dict(result.structured_content)
 
 
-async def finished(client: Any, job: dict[str, Any], progress_callback: Any = None, rounds: int = 10,
-                   wait_seconds: int = 50) -> dict[str, Any]:
+async def finished(
+    client: Any, job: dict[str, Any], progress_callback: Any = None, rounds: int = 10, wait_seconds: int = 50
+) -> dict[str, Any]:
     """A job (as `ingest_document`, `ingest_folder` or `get_job` returned it) followed with get_job,
     at most `rounds` calls, until it ends. `ingest_document`'s own reply comes after at most 40 s,
     which a cold first ingest (a parse child, three or four models loaded, OCR) can outlast on a
@@ -76,6 +86,11 @@ async def finished(client: Any, job: dict[str, Any], progress_callback: Any = No
     for _ in range(rounds):
         if job["status"] not in ("queued", "running"):
             return job
-        job = data(await client.call_tool("get_job", {"job_id": job["id"], "wait_seconds": wait_seconds},
-                                          progress_callback=progress_callback))["jobs"][0]
+        job = data(
+            await client.call_tool(
+                "get_job",
+                {"job_id": job["id"], "wait_seconds": wait_seconds},
+                progress_callback=progress_callback,
+            )
+        )["jobs"][0]
     return job

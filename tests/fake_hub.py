@@ -115,7 +115,7 @@ class _Handler(BaseHTTPRequestHandler):
         start = 0
         range_header = self.headers.get("Range")
         if body and range_header and range_header.startswith("bytes=") and not self.state.ignore_range:
-            start = int(range_header[len("bytes="):].split("-")[0])
+            start = int(range_header[len("bytes=") :].split("-")[0])
         self.send_response(206 if start else 200)
         self.send_header("X-Repo-Commit", commit)
         self.send_header("ETag", f'"{hub_file.etag}"')
@@ -143,7 +143,7 @@ class _Handler(BaseHTTPRequestHandler):
         step = 1 << 16
         for offset in range(start, len(payload), step):
             try:
-                self.wfile.write(payload[offset:offset + step])
+                self.wfile.write(payload[offset : offset + step])
                 self.wfile.flush()
             except OSError:  # the client went away (a cancelled download)
                 return

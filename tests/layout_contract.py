@@ -79,7 +79,9 @@ def assert_page_consistent(
         else:
             assert text[previous_para_end : para.start] == "\n\n", para
         # Lines are sorted by start (checked above): those starting inside the paragraph.
-        inside = lines[bisect.bisect_left(line_starts, para.start) : bisect.bisect_left(line_starts, para.end)]
+        inside = lines[
+            bisect.bisect_left(line_starts, para.start) : bisect.bisect_left(line_starts, para.end)
+        ]
         assert inside and inside[0].start == para.start and inside[-1].end == para.end, para
         assert para.start in line_start_set and para.end in line_ends, para
         assert "\n".join(text[ln.start : ln.end] for ln in inside) == text[para.start : para.end], para

@@ -15,12 +15,16 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
-def text_pdf(path: Path, pages: Sequence[Sequence[str]], stamps: Sequence[str | None] | None = None,
-             size: int = 12) -> Path:
+def text_pdf(
+    path: Path, pages: Sequence[Sequence[str]], stamps: Sequence[str | None] | None = None, size: int = 12
+) -> Path:
     """A PDF with one page per item of `pages` (its lines, top to bottom, 1.5 line spacing) and,
     when given, a production stamp at the bottom right of each page."""
-    objects: list[bytes] = [b"<< /Type /Catalog /Pages 2 0 R >>", b"",
-                            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"]
+    objects: list[bytes] = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+    ]
     kids = []
     for i, lines in enumerate(pages):
         ops = [f"BT /F1 {size} Tf {1.5 * size:.1f} TL 72 720 Td"]
@@ -32,10 +36,14 @@ def text_pdf(path: Path, pages: Sequence[Sequence[str]], stamps: Sequence[str | 
         stream = "\n".join(ops).encode("latin-1")
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
         content = len(objects)
-        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {LETTER[0]} {LETTER[1]}] "
-                       f"/Resources << /Font << /F1 3 0 R >> >> /Contents {content} 0 R >>".encode())
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {LETTER[0]} {LETTER[1]}] "
+            f"/Resources << /Font << /F1 3 0 R >> >> /Contents {content} 0 R >>".encode()
+        )
         kids.append(len(objects))
-    objects[1] = f"<< /Type /Pages /Kids [{' '.join(f'{k} 0 R' for k in kids)}] /Count {len(kids)} >>".encode()
+    objects[1] = (
+        f"<< /Type /Pages /Kids [{' '.join(f'{k} 0 R' for k in kids)}] /Count {len(kids)} >>".encode()
+    )
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for n, body in enumerate(objects, start=1):

@@ -18,8 +18,6 @@ from tests.daemon_util import daemon_stopped_after, data
 SECRET_QUESTION = "what did the CFO admit about the hidden ledger"
 
 
-
-
 @pytest.fixture
 def case(tmp_path: Path) -> str:
     (tmp_path / "memo.txt").write_text("The CFO admitted that a second ledger was kept off the books.\n")
@@ -30,18 +28,31 @@ def case(tmp_path: Path) -> str:
 
 def test_searches_are_audited_without_the_question(home: Path, case: str) -> None:
     run("search", "--case", case, SECRET_QUESTION)
-    run("verify", "--case", case, "--quote", "a second ledger was kept off the books", "--cite", "memo.txt", ok=False)
+    run(
+        "verify",
+        "--case",
+        case,
+        "--quote",
+        "a second ledger was kept off the books",
+        "--cite",
+        "memo.txt",
+        ok=False,
+    )
     entries = json.loads(run("audit", "--case", case, "--json").stdout)
     assert [e["tool"] for e in entries] == ["search", "verify_citation"]
     first = entries[0]
     assert first["client"] == "cli" and first["case"] == case and first["results"] >= 1 and first["ms"] > 0
     log = home / "logs" / "audit.log"
-    assert "cfo" not in log.read_text().lower() and "off the books" not in log.read_text()  # no question, no quote
+    assert (
+        "cfo" not in log.read_text().lower() and "off the books" not in log.read_text()
+    )  # no question, no quote
     assert stat.S_IMODE(log.stat().st_mode) == 0o600
     assert case in run("audit").output and "search" in run("audit").output
 
 
-def test_questions_are_kept_only_when_asked_for(home: Path, case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_questions_are_kept_only_when_asked_for(
+    home: Path, case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CASETRACK_AUDIT_QUERIES", "1")
     run("search", "--case", case, SECRET_QUESTION)
     assert json.loads(run("audit", "--json").stdout)[-1]["query"] == SECRET_QUESTION
@@ -66,8 +77,12 @@ def test_claude_is_named_as_the_client(home: Path, case: str, mode: str) -> None
     from tests.daemon_util import serve_params
 
     async def main() -> None:
-        async with Client(serve_params(home), mode=mode, read_timeout_seconds=120,
-                          client_info=Implementation(name="claude-code", version="2.1")) as client:
+        async with Client(
+            serve_params(home),
+            mode=mode,
+            read_timeout_seconds=120,
+            client_info=Implementation(name="claude-code", version="2.1"),
+        ) as client:
             found = await client.call_tool("search_case", {"query": SECRET_QUESTION, "case_name": case})
             assert data(found)["results"]
 

@@ -147,8 +147,10 @@ def test_question_only_drops_the_legalbench_preamble() -> None:
     assert question_only(q) == "What is the notice period for termination?"
     assert question_only("What happens on breach; and who pays?") == "What happens on breach; and who pays?"
     # The rebuild's form: the parties are listed with ";" between them.
-    cuad = ('Consider the contract "MARKETING AFFILIATE AGREEMENT" (parties named in it: BIRCH FIRST GLOBAL '
-            "INVESTMENTS INC.; MA; Company); What is the expiration date of this contract?")
+    cuad = (
+        'Consider the contract "MARKETING AFFILIATE AGREEMENT" (parties named in it: BIRCH FIRST GLOBAL '
+        "INVESTMENTS INC.; MA; Company); What is the expiration date of this contract?"
+    )
     assert question_only(cuad) == "What is the expiration date of this contract?"
 
 
@@ -187,7 +189,11 @@ HAND_CASES: list[Case] = [
     ("nothing relevant", {"a": 0, "b": -2}, ["a", "b"]),
     ("empty run", {"a": 1}, []),
     ("a document ranked twice", {"a": 2, "b": 1}, ["x", "a", "a", "b"]),
-    ("more relevant documents than k", {f"r{i}": 1 + i % 3 for i in range(15)}, [f"r{i}" for i in range(14, -1, -1)]),
+    (
+        "more relevant documents than k",
+        {f"r{i}": 1 + i % 3 for i in range(15)},
+        [f"r{i}" for i in range(14, -1, -1)],
+    ),
     ("the first relevant below rank 10", {"deep": 1}, [f"n{i}" for i in range(12)] + ["deep"]),
 ]
 
@@ -199,7 +205,9 @@ def random_cases(n: int, seed: int = 20261124) -> list[Case]:
     cases: list[Case] = []
     for i in range(n):
         pool = [f"d{j}" for j in range(rng.randint(1, 30))]
-        qrels = {d: rng.choice([-1, 0, 0, 0, 1, 1, 2, 3, 4]) for d in rng.sample(pool, rng.randint(1, len(pool)))}
+        qrels = {
+            d: rng.choice([-1, 0, 0, 0, 1, 1, 2, 3, 4]) for d in rng.sample(pool, rng.randint(1, len(pool)))
+        }
         ranked = [rng.choice([*pool, "u1", "u2", "u3"]) for _ in range(rng.randint(0, 25))]
         cases.append((f"random {i}", qrels, ranked))
     return cases
@@ -290,8 +298,9 @@ def test_span_recall_over_one_range_per_document_is_recall_k(trec: list[dict[str
 NDCG = Callable[[Sequence[str], dict[str, int], int], float | None]
 
 
-def ndcg_variant(exponential: bool = False, first_rank: int = 1, ideal_from_run: bool = False,
-                 keep_repeats: bool = False) -> NDCG:
+def ndcg_variant(
+    exponential: bool = False, first_rank: int = 1, ideal_from_run: bool = False, keep_repeats: bool = False
+) -> NDCG:
     """nDCG with one convention changed, to show the table above tells the conventions apart."""
 
     def score(ranked: Sequence[str], qrels: dict[str, int], k: int) -> float | None:
@@ -301,7 +310,9 @@ def ndcg_variant(exponential: bool = False, first_rank: int = 1, ideal_from_run:
         ideal = sorted((g for g in pool if g > 0), reverse=True)[:k]
 
         def dcg_of(gs: list[int]) -> float:
-            return sum(((2**g - 1) if exponential else g) / math.log2(i + first_rank + 1) for i, g in enumerate(gs))
+            return sum(
+                ((2**g - 1) if exponential else g) / math.log2(i + first_rank + 1) for i, g in enumerate(gs)
+            )
 
         return dcg_of(gains) / dcg_of(ideal) if ideal else None
 
@@ -310,13 +321,21 @@ def ndcg_variant(exponential: bool = False, first_rank: int = 1, ideal_from_run:
 
 def test_the_trec_eval_table_catches_a_convention_slip(trec: list[dict[str, float]]) -> None:
     def disagreements(fn: NDCG) -> int:
-        return sum(fn(ranked, qrels, k) != pytest.approx(ref[f"ndcg_cut_{k}"], abs=1e-12)
-                   for (_, qrels, ranked), ref in zip(CASES, trec, strict=True) if relevant(qrels) for k in KS)
+        return sum(
+            fn(ranked, qrels, k) != pytest.approx(ref[f"ndcg_cut_{k}"], abs=1e-12)
+            for (_, qrels, ranked), ref in zip(CASES, trec, strict=True)
+            if relevant(qrels)
+            for k in KS
+        )
 
     assert disagreements(ndcg_variant()) == 0  # the variants' common code is right
     assert disagreements(ndcg_at_k) == 0
-    for slip in (ndcg_variant(exponential=True), ndcg_variant(first_rank=2), ndcg_variant(ideal_from_run=True),
-                 ndcg_variant(keep_repeats=True)):
+    for slip in (
+        ndcg_variant(exponential=True),
+        ndcg_variant(first_rank=2),
+        ndcg_variant(ideal_from_run=True),
+        ndcg_variant(keep_repeats=True),
+    ):
         assert disagreements(slip) > 0
 
 
@@ -358,7 +377,12 @@ def test_percentiles_are_numpys_and_the_published_ones() -> None:
     assert median([0.6, 63.8]) == statistics.median([0.6, 63.8]) != percentile([0.6, 63.8], 50)
     # 35 questions x 3 rounds: the reads A/B rule picks the 99th of 105 values, numpy's the 100th.
     assert (floor_rank_percentile(range(105), 95), percentile(range(105), 95, "nearest")) == (98, 99)
-    for empty in (percentile([], 95), percentile([], 95, "nearest"), median([]), floor_rank_percentile([], 95)):
+    for empty in (
+        percentile([], 95),
+        percentile([], 95, "nearest"),
+        median([]),
+        floor_rank_percentile([], 95),
+    ):
         assert math.isnan(empty)
 
 

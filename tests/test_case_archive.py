@@ -48,8 +48,13 @@ def exported(tmp_path: Path) -> tuple[CaseTrack, Path]:
     return app, archive
 
 
-def rewrite(archive: Path, out: Path, change: Callable[[str, bytes], bytes | None],
-            extra: dict[str, bytes] | None = None, comment: bytes | None = None) -> Path:
+def rewrite(
+    archive: Path,
+    out: Path,
+    change: Callable[[str, bytes], bytes | None],
+    extra: dict[str, bytes] | None = None,
+    comment: bytes | None = None,
+) -> Path:
     """A copy of `archive` with members changed (None drops one) and `extra` members added; the zip's
     own CRCs are recomputed, so only CaseTrack's checksums can tell."""
     with zipfile.ZipFile(archive) as src, zipfile.ZipFile(out, "w") as dst:
@@ -63,15 +68,21 @@ def rewrite(archive: Path, out: Path, change: Callable[[str, bytes], bytes | Non
     return out
 
 
-def with_manifest(archive: Path, out: Path, edit: Callable[[dict[str, Any]], None],
-                  extra: dict[str, bytes] | None = None) -> Path:
+def with_manifest(
+    archive: Path, out: Path, edit: Callable[[dict[str, Any]], None], extra: dict[str, bytes] | None = None
+) -> Path:
     """A copy whose manifest is edited and whose comment (the manifest's checksum) matches it."""
     with zipfile.ZipFile(archive) as zf:
         manifest = json.loads(zf.read(MANIFEST))
     edit(manifest)
     text = json.dumps(manifest).encode()
-    return rewrite(archive, out, lambda name, data: text if name == MANIFEST else data, extra,
-                   hashlib.sha256(text).hexdigest().encode())
+    return rewrite(
+        archive,
+        out,
+        lambda name, data: text if name == MANIFEST else data,
+        extra,
+        hashlib.sha256(text).hexdigest().encode(),
+    )
 
 
 def refused(app: CaseTrack, archive: Path, *words: str) -> ArchiveError:
@@ -104,15 +115,20 @@ def test_archive_is_private_and_leaves_out_locks_caches_and_temp_files(tmp_path:
         manifest = json.loads(zf.read(MANIFEST))
     assert "case/case.json" in names and "case/journal.sqlite" in names and MANIFEST in names
     assert any(n.startswith("case/bm25/") for n in names)
-    assert not [n for n in names if "ocr/" in n or n.endswith((".tmp", "writer.lock", "-wal", "-shm"))
-                or "damaged" in n]
+    assert not [
+        n
+        for n in names
+        if "ocr/" in n or n.endswith((".tmp", "writer.lock", "-wal", "-shm")) or "damaged" in n
+    ]
     assert manifest["schema_version"] == 1 and manifest["case"]["name"] == "Acme"
     assert {m["path"] for m in manifest["members"]} == set(names) - {MANIFEST}
     assert all(len(m["sha256"]) == 64 and m["size"] >= 0 for m in manifest["members"])
     assert not list(tmp_path.glob(".acme.ctcase.*"))  # no temp file left beside it
 
 
-def test_round_trip_gives_a_new_id_the_settings_and_the_name_asked_for(exported: tuple[CaseTrack, Path]) -> None:
+def test_round_trip_gives_a_new_id_the_settings_and_the_name_asked_for(
+    exported: tuple[CaseTrack, Path],
+) -> None:
     app, archive = exported
     app.set_case_settings("Smith v. Jones", keep_revoked=True)
     export_case(app, "Smith v. Jones", archive, overwrite=True)
@@ -134,13 +150,17 @@ def test_into_a_fresh_data_directory(exported: tuple[CaseTrack, Path], tmp_path:
     _, archive = exported
     other = make_app(tmp_path / "other")
     report = import_case(other, archive)
-    assert report.case["name"] == "Smith v. Jones" and [r.name for r in other.registry.list()] == ["Smith v. Jones"]
+    assert report.case["name"] == "Smith v. Jones" and [r.name for r in other.registry.list()] == [
+        "Smith v. Jones"
+    ]
     # A fresh process finds it too (the registry row is on disk).
     again = make_app(tmp_path / "other")
     assert again.registry.get("Smith v. Jones").id == report.case["id"] and not again.registry.rebuilt
 
 
-def test_a_flipped_byte_in_a_member_is_refused_naming_it(exported: tuple[CaseTrack, Path], tmp_path: Path) -> None:
+def test_a_flipped_byte_in_a_member_is_refused_naming_it(
+    exported: tuple[CaseTrack, Path], tmp_path: Path
+) -> None:
     app, archive = exported
 
     def flip(name: str, data: bytes) -> bytes:
@@ -187,16 +207,24 @@ def test_a_newer_archive_schema_is_refused_with_the_version_to_install(
     def newer(manifest: dict[str, Any]) -> None:
         manifest.update(schema_version=2, casetrack_version="9.1.0")
 
-    error = refused(app, with_manifest(archive, tmp_path / "newer.ctcase", newer), "archive format 2", "9.1.0")
+    error = refused(
+        app, with_manifest(archive, tmp_path / "newer.ctcase", newer), "archive format 2", "9.1.0"
+    )
     assert error.hint and "Install CaseTrack 9.1.0 or newer" in error.hint
 
 
-def test_members_outside_the_case_or_not_listed_are_refused(exported: tuple[CaseTrack, Path], tmp_path: Path) -> None:
+def test_members_outside_the_case_or_not_listed_are_refused(
+    exported: tuple[CaseTrack, Path], tmp_path: Path
+) -> None:
     app, archive = exported
     evil = b"owned"
     member = {"path": "case/../../evil.txt", "sha256": hashlib.sha256(evil).hexdigest(), "size": len(evil)}
-    traversal = with_manifest(archive, tmp_path / "traversal.ctcase", lambda m: m["members"].append(member),
-                              {"case/../../evil.txt": evil})
+    traversal = with_manifest(
+        archive,
+        tmp_path / "traversal.ctcase",
+        lambda m: m["members"].append(member),
+        {"case/../../evil.txt": evil},
+    )
     refused(app, traversal, "case/../../evil.txt")
     assert not (app.settings.data_dir / "evil.txt").exists() and not (tmp_path / "evil.txt").exists()
     unlisted = rewrite(archive, tmp_path / "unlisted.ctcase", lambda n, d: d, {"case/extra.bin": b"x"})
@@ -280,6 +308,7 @@ def test_a_case_folder_copied_by_hand_is_imported_with_a_new_id(tmp_path: Path) 
     (tmp_path / "empty").mkdir()
     with pytest.raises(CaseTrackError, match="not a CaseTrack case folder"):
         import_case(here, tmp_path / "empty")
+
     def files(path: Path) -> list[str]:
         return sorted(n for n in os.listdir(path) if not n.endswith(("-wal", "-shm")))
 
@@ -307,8 +336,9 @@ def test_mcp_export_and_import(tmp_path: Path) -> None:
 
     out = tmp_path / "out"
     out.mkdir()
-    settings = resolve_settings(tmp_path / "home", tmp_path / "no-models", environ={}, allowed_roots=[out],
-                                home_dir=tmp_path)
+    settings = resolve_settings(
+        tmp_path / "home", tmp_path / "no-models", environ={}, allowed_roots=[out], home_dir=tmp_path
+    )
     progress: list[tuple[float, float | None, str | None]] = []
 
     async def on_progress(done: float, total: float | None, message: str | None) -> None:
@@ -319,13 +349,20 @@ def test_mcp_export_and_import(tmp_path: Path) -> None:
         try:
             async with Client(build_server(service, SessionState())) as client:
                 await client.call_tool("create_case", {"name": "Roe"})
-                outside = await client.call_tool("export_case", {"destination_path": str(tmp_path / "roe.ctcase")})
-                exported = await client.call_tool("export_case", {"destination_path": str(out / "roe.ctcase")},
-                                                  progress_callback=on_progress)
+                outside = await client.call_tool(
+                    "export_case", {"destination_path": str(tmp_path / "roe.ctcase")}
+                )
+                exported = await client.call_tool(
+                    "export_case",
+                    {"destination_path": str(out / "roe.ctcase")},
+                    progress_callback=on_progress,
+                )
                 taken = await client.call_tool("import_case", {"source_path": str(out / "roe.ctcase")})
-                imported = await client.call_tool("import_case", {"source_path": str(out / "roe.ctcase"),
-                                                                  "new_name": "Roe copy"},
-                                                  progress_callback=on_progress)
+                imported = await client.call_tool(
+                    "import_case",
+                    {"source_path": str(out / "roe.ctcase"), "new_name": "Roe copy"},
+                    progress_callback=on_progress,
+                )
                 listed = await client.call_tool("list_cases", {})
                 return [outside, exported, taken, imported, listed]
         finally:
@@ -335,7 +372,11 @@ def test_mcp_export_and_import(tmp_path: Path) -> None:
     assert outside.is_error and "outside the folders" in outside.content[0].text
     assert not (tmp_path / "roe.ctcase").exists()
     assert not exported.is_error and exported.structured_content["path"] == str(out / "roe.ctcase")
-    assert taken.is_error and 'import_case(source_path=' in taken.content[0].text and "new_name" in taken.content[0].text
+    assert (
+        taken.is_error
+        and "import_case(source_path=" in taken.content[0].text
+        and "new_name" in taken.content[0].text
+    )
     assert not imported.is_error, imported.content[0].text
     case = imported.structured_content["case"]
     assert case["name"] == "Roe copy" and case["active"] is True
@@ -345,7 +386,8 @@ def test_mcp_export_and_import(tmp_path: Path) -> None:
 
 
 def test_an_imported_case_watches_nothing_and_forgets_folders_this_computer_lacks(
-        exported: tuple[CaseTrack, Path], tmp_path: Path) -> None:
+    exported: tuple[CaseTrack, Path], tmp_path: Path
+) -> None:
     from casetrack.app.watching import set_watch, watched_folders
 
     app, archive = exported
@@ -355,8 +397,9 @@ def test_an_imported_case_watches_nothing_and_forgets_folders_this_computer_lack
     set_watch(app, "Smith v. Jones", here, recursive=True)
     with app.writing("Smith v. Jones") as store:
         for folder in (here, gone):
-            store.remember_folder({"path": str(folder.resolve()), "recursive": False, "unsupported": {},
-                                   "mailboxes": {}})
+            store.remember_folder(
+                {"path": str(folder.resolve()), "recursive": False, "unsupported": {}, "mailboxes": {}}
+            )
     export_case(app, "Smith v. Jones", archive, overwrite=True)
     gone.rmdir()  # the other computer has `here` (the same machine) but not `gone`
     other = make_app(tmp_path / "other")

@@ -34,11 +34,14 @@ from casetrack.store.case_archive import ArchiveError
 from tests.cli_runner import run
 from tests.conftest import DATA, MODELS, require
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not MODELS.is_dir(), reason=f"model pack not found at {MODELS}")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not MODELS.is_dir(), reason=f"model pack not found at {MODELS}"),
+]
 
 FILES = (
-    DATA / "legal_span_bench/cuad_pdf/Part_II/Hosting/BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.PDF",
+    DATA
+    / "legal_span_bench/cuad_pdf/Part_II/Hosting/BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.PDF",
     DATA / "legal_docs_us_courts/missouri.pdf",
     DATA / "legal_docs_us_courts/word-docx.docx",
 )
@@ -92,7 +95,9 @@ def canonical(response: SearchResponse) -> str:
 def same_searches(a: CaseTrack, case_a: str, b: CaseTrack, case_b: str) -> None:
     for query in QUERIES:
         assert canonical(b.search(case_b, query)) == canonical(a.search(case_a, query)), query
-    by_doc = [canonical(app.search(case, QUERIES[0], per_document=True)) for app, case in ((a, case_a), (b, case_b))]
+    by_doc = [
+        canonical(app.search(case, QUERIES[0], per_document=True)) for app, case in ((a, case_a), (b, case_b))
+    ]
     assert by_doc[0] == by_doc[1]
 
 
@@ -130,7 +135,9 @@ def test_round_trip_same_and_fresh_data_directory_gives_byte_identical_searches(
     outs = []
     for case in ("Hosting", "Hosting copy"):
         out = json.loads(run(*base, "search", "--case", case, QUERIES[0], "--json", env=CLI_ENV).stdout)
-        outs.append(json.dumps({k: v for k, v in out.items() if k not in ("case", "timings_ms")}, sort_keys=True))
+        outs.append(
+            json.dumps({k: v for k, v in out.items() if k not in ("case", "timings_ms")}, sort_keys=True)
+        )
     assert outs[0] == outs[1] and '"results": [{' in outs[0]
 
 
@@ -144,10 +151,18 @@ def test_a_tampered_archive_is_refused_before_anything_is_written(source: Source
     before = _tree(tmp_path / "home")
     with zipfile.ZipFile(source.archive) as zf:
         lance = max((i for i in zf.infolist() if i.filename.endswith(".lance")), key=lambda i: i.file_size)
-        pdf = next(i for i in zf.infolist() if i.filename.startswith("sources/") and i.filename.endswith(".pdf"))
+        pdf = next(
+            i for i in zf.infolist() if i.filename.startswith("sources/") and i.filename.endswith(".pdf")
+        )
     for member in (lance, pdf):  # stored members: one byte flipped in the middle of the file's data
         raw = bytearray(source.archive.read_bytes())
-        raw[member.header_offset + 30 + len(member.filename.encode()) + len(member.extra) + member.file_size // 2] ^= 1
+        raw[
+            member.header_offset
+            + 30
+            + len(member.filename.encode())
+            + len(member.extra)
+            + member.file_size // 2
+        ] ^= 1
         bad = tmp_path / "bad.ctcase"
         bad.write_bytes(bytes(raw))
         with pytest.raises(ArchiveError) as err:
@@ -194,7 +209,9 @@ def test_a_case_folder_copied_by_hand(source: Source) -> None:
     shutil.copytree(source.app.registry.case_dir(source.app.registry.get("Hosting").id), folder)
     home = source.root / "usb-home"
     base = ("--data-dir", str(home), "--models-dir", str(MODELS))
-    out = json.loads(run(*base, "case", "import", str(folder), "--as", "From USB", "--json", env=CLI_ENV).stdout)
+    out = json.loads(
+        run(*base, "case", "import", str(folder), "--as", "From USB", "--json", env=CLI_ENV).stdout
+    )
     assert out["kind"] == "folder" and out["case"]["name"] == "From USB" and out["documents"] == 3
     here = make_app(home)
     try:
@@ -236,10 +253,21 @@ def test_other_models_are_re_embedded_on_import(source: Source) -> None:
 def test_an_import_killed_midway_leaves_no_half_case(source: Source) -> None:
     home = source.root / "killed"
     models = swapped_models(source.root)  # the re-embed keeps the import busy long enough to be killed
-    cmd = [sys.executable, "-m", "casetrack", "--data-dir", str(home), "--models-dir", str(models),
-           "case", "import", str(source.archive)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, **CLI_ENV})
+    cmd = [
+        sys.executable,
+        "-m",
+        "casetrack",
+        "--data-dir",
+        str(home),
+        "--models-dir",
+        str(models),
+        "case",
+        "import",
+        str(source.archive),
+    ]
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **CLI_ENV}
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         temps = list((home / "cases").glob(".import-*/lance")) if (home / "cases").is_dir() else []
@@ -269,8 +297,9 @@ def test_mcp_import_then_search(source: Source, tmp_path: Path) -> None:
     from casetrack.daemon.service import Service
     from casetrack.mcp.server import SessionState, build_server
 
-    settings = resolve_settings(tmp_path / "home", MODELS, environ={}, allowed_roots=[source.root],
-                                home_dir=source.root)
+    settings = resolve_settings(
+        tmp_path / "home", MODELS, environ={}, allowed_roots=[source.root], home_dir=source.root
+    )
 
     async def calls() -> tuple[Any, Any]:
         service = Service(settings)

@@ -50,8 +50,11 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return services_home(tmp_path_factory)
 
 
-def write_known(path: Path, rows: list[tuple[str, str, str, str]], header: tuple[str, ...] = ("question", "document",
-                                                                                              "page", "quote")) -> Path:
+def write_known(
+    path: Path,
+    rows: list[tuple[str, str, str, str]],
+    header: tuple[str, ...] = ("question", "document", "page", "quote"),
+) -> Path:
     with path.open("w", encoding="utf-8", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(header)
@@ -60,8 +63,9 @@ def write_known(path: Path, rows: list[tuple[str, str, str, str]], header: tuple
 
 
 def run(home: Path, *args: str) -> Result:
-    return CliRunner().invoke(cli, ["--data-dir", str(home), "--models-dir", str(MODELS), "eval", "--case", CASE,
-                                    *args])
+    return CliRunner().invoke(
+        cli, ["--data-dir", str(home), "--models-dir", str(MODELS), "eval", "--case", CASE, *args]
+    )
 
 
 def test_right_and_wrong_rows_give_exact_figures(home: Path, tmp_path: Path) -> None:
@@ -75,24 +79,35 @@ def test_right_and_wrong_rows_give_exact_figures(home: Path, tmp_path: Path) -> 
     assert report["hit_at_1"] == round(4 / 9, 4) and report["hit_at_5"] == round(5 / 9, 4)
     assert report["mrr"] == round((4 + 0.5) / 9, 4)
     rows = report["rows"]
-    assert rows[0]["found"].startswith(f"{NETZEE.name}, p. 1, ") and rows[1]["found"].startswith(f"{NYLIAC.name}, p. 2")
+    assert rows[0]["found"].startswith(f"{NETZEE.name}, p. 1, ") and rows[1]["found"].startswith(
+        f"{NYLIAC.name}, p. 2"
+    )
     assert rows[4]["found"].startswith(f"{NETZEE.name}, p. 1") and rows[4]["line"] == 6
     assert rows[5]["error"] is None and rows[5]["top"].startswith(f"{NYLIAC.name}, p. 2")  # what came instead
-    assert rows[6]["error"].startswith("the case has no document 'Lease.pdf' (`casetrack documents list` shows")
+    assert rows[6]["error"].startswith(
+        "the case has no document 'Lease.pdf' (`casetrack documents list` shows"
+    )
     assert rows[7]["error"] is None and rows[7]["top"].startswith(BANGI.name)
     assert rows[8]["error"] == "page 'first' is not a page number"
 
 
 def test_human_output_lists_ranks_and_misses(home: Path, tmp_path: Path) -> None:
-    known = write_known(tmp_path / "known.csv", [KNOWN[0], KNOWN[4], KNOWN[6]], header=("Question", "Document",
-                                                                                       "Page", "Quote"))
+    known = write_known(
+        tmp_path / "known.csv",
+        [KNOWN[0], KNOWN[4], KNOWN[6]],
+        header=("Question", "Document", "Page", "Quote"),
+    )
     r = run(home, str(known))
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
     assert lines[0].split()[0] == "1" and Q_MAINTENANCE in lines[0]
     assert lines[1].split()[0] == "2" and Q_HOSTING in lines[1]
-    assert lines[2].lstrip().startswith("MISS  Who is the landlord?") and "no document 'Lease.pdf'" in lines[2]
-    assert lines[-1] == ("hit@1 0.33 (1/3), hit@5 0.67 (2/3), MRR@10 0.50; 1 of 3 questions missed the top 10.")
+    assert (
+        lines[2].lstrip().startswith("MISS  Who is the landlord?") and "no document 'Lease.pdf'" in lines[2]
+    )
+    assert lines[-1] == (
+        "hit@1 0.33 (1/3), hit@5 0.67 (2/3), MRR@10 0.50; 1 of 3 questions missed the top 10."
+    )
 
 
 def test_help_says_what_counts_as_a_hit() -> None:
@@ -112,6 +127,17 @@ def test_known_file_problems_are_errors_with_the_fix(home: Path, tmp_path: Path)
     assert (row["question"], row["document"], row["page"], row["quote"]) == (Q_NOTICE, NYLIAC.name, 2, "")
     missing = run(home, str(tmp_path / "nope.csv"))
     assert missing.exit_code == 1 and "not found" in missing.output
-    wrong_case = CliRunner().invoke(cli, ["--data-dir", str(home), "--models-dir", str(MODELS), "eval", "--case",
-                                          "No Such Case", str(semicolons)])
+    wrong_case = CliRunner().invoke(
+        cli,
+        [
+            "--data-dir",
+            str(home),
+            "--models-dir",
+            str(MODELS),
+            "eval",
+            "--case",
+            "No Such Case",
+            str(semicolons),
+        ],
+    )
     assert wrong_case.exit_code == 1 and "No case named" in wrong_case.output

@@ -24,7 +24,9 @@ def ct(data_dir: Path, *args: str) -> Result:
 
 def chunk_texts(data_dir: Path, case: str) -> str:
     """The text of every chunk of the case's one document (a search wide enough to return them all)."""
-    found = json.loads(ct(data_dir, "search", "--case", case, "Lei 8.112 servidor", "--json", "--top-k", "50").stdout)
+    found = json.loads(
+        ct(data_dir, "search", "--case", case, "Lei 8.112 servidor", "--json", "--top-k", "50").stdout
+    )
     return "\n".join(r["text"] for r in found["results"])
 
 
@@ -35,7 +37,10 @@ def test_a_case_setting_keeps_revoked_text_marked_for_that_case_only(tmp_path: P
     shutil.copy(STATUTE, source)
     for name in ("Keeps", "Drops"):
         ct(data_dir, "case", "create", name, "--language", "pt")
-    assert json.loads(ct(data_dir, "case", "set", "Drops", "--json").stdout) == {"keep_revoked": False, "watched": []}
+    assert json.loads(ct(data_dir, "case", "set", "Drops", "--json").stdout) == {
+        "keep_revoked": False,
+        "watched": [],
+    }
     changed = ct(data_dir, "case", "set", "Keeps", "--keep-revoked")
     assert "indexed, marked [revogado: ...]" in changed.output
     assert "--force" in changed.output  # files already in the case are not changed silently

@@ -83,7 +83,9 @@ def test_citation_form() -> None:
 
 
 def test_sentences_keep_legal_abbreviations() -> None:
-    text = "See Art. 5 of the Lei nº 8.078. The U.S. court agreed. Smith v. Jones, 5 F.3d 1 (1990) applies. Done"
+    text = (
+        "See Art. 5 of the Lei nº 8.078. The U.S. court agreed. Smith v. Jones, 5 F.3d 1 (1990) applies. Done"
+    )
     spans = sentence_spans(text, 0, len(text))
     sentences = [text[s:e] for s, e in spans]
     assert sentences == [

@@ -36,14 +36,17 @@ CONTRACT = "legal_span_bench/cuad_pdf/Part_I"  # CUAD contracts as filed (PDF)
 def test_a_contract_is_labelled_with_its_sections_and_chunked_as_before() -> None:
     """Contracts chunked at their sections measured worse, so only the labels are added: the
     same chunks as without a plan, each with the path of the numbered section it starts in."""
-    pdf = next(p for p in sorted(require(DATA / CONTRACT).rglob("*.pdf")) if p.name.startswith("AgapeAtpCorp"))
+    pdf = next(
+        p for p in sorted(require(DATA / CONTRACT).rglob("*.pdf")) if p.name.startswith("AgapeAtpCorp")
+    )
     doc = parse_file(pdf)
     plan = structure_plan(doc, pdf.name)
     assert plan is not None and not plan.breaks
     plain = chunk_document(doc)
     labelled = plan.label(chunk_document(doc, breaks=plan.breaks))
     assert [(d.page_index, d.char_start, d.char_end) for d in labelled] == [
-        (d.page_index, d.char_start, d.char_end) for d in plain]
+        (d.page_index, d.char_start, d.char_end) for d in plain
+    ]
     sections = [d.section for d in labelled if d.section]
     assert len(sections) >= len(labelled) // 2
     # The first numbered section the chunk reaches is named: "7.1", "7.3 › (d)", "14.7 › (v)".
@@ -51,7 +54,9 @@ def test_a_contract_is_labelled_with_its_sections_and_chunked_as_before() -> Non
 
 
 def test_a_text_without_articles_is_chunked_as_before(tmp_path: Path) -> None:
-    (tmp_path / "letter.txt").write_text("Dear Sir,\n\nWe write about the delivery.\n\nYours,\nJohn", encoding="utf-8")
+    (tmp_path / "letter.txt").write_text(
+        "Dear Sir,\n\nWe write about the delivery.\n\nYours,\nJohn", encoding="utf-8"
+    )
     doc = parse_file(tmp_path / "letter.txt")
     assert structure_plan(doc) is None
 

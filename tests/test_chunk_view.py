@@ -44,15 +44,26 @@ def store(built: tuple[CaseTrack, Path]) -> Iterator[CaseStore]:
 
 def chunk_ids(store: CaseStore, name: str) -> list[str]:
     entry = next(e for e in store.documents() if e.name == name)
-    return [str(c) for c in store.lance.document_chunks(entry.doc_id, entry.gen).column("chunk_id").to_pylist()]
+    return [
+        str(c) for c in store.lance.document_chunks(entry.doc_id, entry.gen).column("chunk_id").to_pylist()
+    ]
 
 
 def test_middle_chunk_with_neighbours_both_sides(store: CaseStore) -> None:
     ids = chunk_ids(store, "supply.md")
     view = get_chunk(store, ids[2], neighbours=2)
     assert set(view) == {
-        "chunk_id", "document", "document_id", "seq", "document_chunks", "text", "citation",
-        "citation_short", "source", "before", "after",
+        "chunk_id",
+        "document",
+        "document_id",
+        "seq",
+        "document_chunks",
+        "text",
+        "citation",
+        "citation_short",
+        "source",
+        "before",
+        "after",
     }
     assert view["chunk_id"] == ids[2] and view["seq"] == 2 and view["document"] == "supply.md"
     assert view["document_chunks"] == len(ids)

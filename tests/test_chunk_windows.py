@@ -45,8 +45,9 @@ def test_a_chunk_with_one_matching_window_outranks_a_vaguely_similar_chunk() -> 
     ids = ["diluted", "vague", "old"]
     # "diluted": its own vector is far from the query, but one window is exactly on it.
     vectors = _column([[0.7, 0.71414284], [0.8, 0.6], [0.8, 0.6]])
-    windows = pa.chunked_array([pa.array(
-        [pack_windows(np.array([[0.0, 1.0], [1.0, 0.0]], np.float32)), b"", None], pa.binary())])
+    windows = pa.chunked_array(
+        [pa.array([pack_windows(np.array([[0.0, 1.0], [1.0, 0.0]], np.float32)), b"", None], pa.binary())]
+    )
     result = windowed_dense_scores(query, ids, vectors, windows)
     scores = result.scores
     assert result.with_windows == 2  # "old" predates windows
@@ -73,11 +74,13 @@ def test_a_paraphrase_pin_falls_in_the_window_that_matched() -> None:
     from casetrack.search.pincite import pin_span
     from casetrack.store.bm25 import build_analyzer
 
-    text = ("The parties signed in Boston. Rent is due monthly. Payments go to the landlord's bank. "
-            "The tenant may leave early by paying two months of rent. Pets are not allowed.")
+    text = (
+        "The parties signed in Boston. Rent is due monthly. Payments go to the landlord's bank. "
+        "The tenant may leave early by paying two months of rent. Pets are not allowed."
+    )
     analyzer = build_analyzer("en")
     focus = window_spans(text)[1]
-    assert text[focus[0]:].startswith("Payments go")
+    assert text[focus[0] :].startswith("Payments go")
     # No sentence shares more than one word with the question: the matched window is shown.
     start, end = pin_span(text, "can I get out of the deal before it ends?", analyzer, focus=focus)
     assert "leave early" in text[start:end] and focus[0] <= start and end <= focus[1]

@@ -32,24 +32,44 @@ QUOTE = "RECURSO DE REVISTA INTERPOSTO NA VIGÊNCIA DA LEI 13.015/2014"
 HEAVY = ("lancedb", "onnxruntime")  # what a search in the command's own process imports
 
 
-def casetrack(home: Path, *args: str, mode: str, importtime: bool = False, ok: tuple[int, ...] = (0,),
-              timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def casetrack(
+    home: Path,
+    *args: str,
+    mode: str,
+    importtime: bool = False,
+    ok: tuple[int, ...] = (0,),
+    timeout: float = 300,
+) -> subprocess.CompletedProcess[str]:
     """`casetrack ARGS` in a subprocess with CASETRACK_CLI_DAEMON=mode; stderr is a pipe, not a terminal."""
     flags = ["-X", "importtime"] if importtime else []
-    proc = subprocess.run([sys.executable, *flags, "-m", "casetrack", *args], capture_output=True, text=True,
-                          env=env_for(home, CASETRACK_CLI_DAEMON=mode), timeout=timeout, check=False)
-    assert proc.returncode in ok, f"casetrack {' '.join(args)} exited {proc.returncode}:\n{proc.stderr[-3000:]}"
+    proc = subprocess.run(
+        [sys.executable, *flags, "-m", "casetrack", *args],
+        capture_output=True,
+        text=True,
+        env=env_for(home, CASETRACK_CLI_DAEMON=mode),
+        timeout=timeout,
+        check=False,
+    )
+    assert proc.returncode in ok, (
+        f"casetrack {' '.join(args)} exited {proc.returncode}:\n{proc.stderr[-3000:]}"
+    )
     return proc
 
 
 def imported_heavy(stderr: str) -> set[str]:
     """The heavy top-level packages a `-X importtime` run imported."""
-    names = {line.rsplit("|", 1)[-1].strip() for line in stderr.splitlines() if line.startswith("import time:")}
+    names = {
+        line.rsplit("|", 1)[-1].strip() for line in stderr.splitlines() if line.startswith("import time:")
+    }
     return {n for n in names if n in HEAVY}
 
 
-def search_json(home: Path, mode: str, query: str = QUERY, importtime: bool = False) -> tuple[dict[str, Any], str]:
-    proc = casetrack(home, "search", "--case", CASE, query, "--top-k", "8", "--json", mode=mode, importtime=importtime)
+def search_json(
+    home: Path, mode: str, query: str = QUERY, importtime: bool = False
+) -> tuple[dict[str, Any], str]:
+    proc = casetrack(
+        home, "search", "--case", CASE, query, "--top-k", "8", "--json", mode=mode, importtime=importtime
+    )
     return json.loads(proc.stdout), proc.stderr
 
 
@@ -92,14 +112,25 @@ def copy_data_dir(src: Path, dst: Path) -> Path:
 def read_commands(chunk_id: str, document: str) -> dict[str, tuple[str, tuple[str, ...], tuple[int, ...]]]:
     """Every CLI command that goes through `read()` except search: name -> (read op, args, accepted exit codes)."""
     return {
-        "documents": ("list_documents", ("documents", "list", "--case", CASE, "--sort", "name", "--json"), (0,)),
-        "document_info": ("document_details", ("documents", "info", "--case", CASE, document, "--json"), (0,)),
+        "documents": (
+            "list_documents",
+            ("documents", "list", "--case", CASE, "--sort", "name", "--json"),
+            (0,),
+        ),
+        "document_info": (
+            "document_details",
+            ("documents", "info", "--case", CASE, document, "--json"),
+            (0,),
+        ),
         "chunk": ("get_chunk", ("chunk", "--case", CASE, chunk_id, "--neighbours", "2", "--json"), (0,)),
         "chunk_query": ("get_chunk", ("chunk", "--case", CASE, chunk_id, "--query", QUERY, "--json"), (0,)),
         "entity": ("find_entity", ("entity", "--case", CASE, "CLT", "--json"), (0,)),
         "authorities": ("authorities", ("authorities", "--case", CASE, "--json"), (0,)),
-        "verify": ("verify_citation",
-                   ("verify", "--case", CASE, "--quote", QUOTE, "--cite", f"{document}, para. 4", "--json"), (0, 4, 5, 6)),
+        "verify": (
+            "verify_citation",
+            ("verify", "--case", CASE, "--quote", QUOTE, "--cite", f"{document}, para. 4", "--json"),
+            (0, 4, 5, 6),
+        ),
         "status": ("app_status", ("status", "--case", CASE, "--json"), (0,)),
     }
 
@@ -112,7 +143,9 @@ def test_every_read_op_is_compared() -> None:
     """A read op added to daemon/reads.py must get its daemon-vs-in-process comparison here."""
     from casetrack.daemon.reads import READS
 
-    covered = {op for op, _, _ in read_commands("c", "d").values()} | {op for op, _ in DIRECT_READS} | {"search"}
+    covered = (
+        {op for op, _, _ in read_commands("c", "d").values()} | {op for op, _ in DIRECT_READS} | {"search"}
+    )
     assert covered == set(READS)
 
 
@@ -120,8 +153,10 @@ def test_every_read_op_is_compared() -> None:
 # the models it has loaded (the daemon's are loaded after a search; a fresh command's are not).
 def status_of_data(info: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in info.items() if k not in ("memory_mode_reason", "loaded_models")}
-    out["slots"] = {lang: [{k: v for k, v in s.items() if k != "loaded"} for s in slots]
-                    for lang, slots in info["slots"].items()}
+    out["slots"] = {
+        lang: [{k: v for k, v in s.items() if k != "loaded"} for s in slots]
+        for lang, slots in info["slots"].items()
+    }
     return out
 
 
@@ -140,7 +175,11 @@ def in_process(case_home: Path) -> dict[str, Any]:
     response, stderr = search_json(case_home, "never", importtime=True)
     assert imported_heavy(stderr) == set(HEAVY), "an in-process search must load LanceDB and onnxruntime"
     top = response["results"][0]
-    out: dict[str, Any] = {"search": response, "chunk_id": top["chunk_id"], "document": top["source"]["document"]}
+    out: dict[str, Any] = {
+        "search": response,
+        "chunk_id": top["chunk_id"],
+        "document": top["source"]["document"],
+    }
     for name, (_, args, ok) in read_commands(out["chunk_id"], out["document"]).items():
         out[name] = json.loads(casetrack(case_home, *args, mode="never", ok=ok).stdout)
     return out
@@ -158,7 +197,9 @@ def test_never_works_in_process_and_starts_no_daemon(case_home: Path, in_process
 
 
 @pytest.mark.slow
-def test_reads_through_the_running_daemon_equal_in_process(case_home: Path, in_process: dict[str, Any]) -> None:
+def test_reads_through_the_running_daemon_equal_in_process(
+    case_home: Path, in_process: dict[str, Any]
+) -> None:
     settings = settings_for(case_home)
     start_daemon(case_home)
     try:
@@ -199,7 +240,9 @@ def test_reads_through_the_running_daemon_equal_in_process(case_home: Path, in_p
             for op, args in DIRECT_READS:
                 answer = client.read(settings, op, dict(args))
                 assert answer.served, answer.why
-                assert json.loads(json.dumps(answer.value)) == json.loads(json.dumps(run_read(app, op, args), default=str))
+                assert json.loads(json.dumps(answer.value)) == json.loads(
+                    json.dumps(run_read(app, op, args), default=str)
+                )
         finally:
             app.close()
     finally:
@@ -207,8 +250,9 @@ def test_reads_through_the_running_daemon_equal_in_process(case_home: Path, in_p
 
 
 @pytest.mark.slow
-def test_always_starts_a_daemon_says_so_and_uses_it(case_home: Path, in_process: dict[str, Any],
-                                                    tmp_path: Path) -> None:
+def test_always_starts_a_daemon_says_so_and_uses_it(
+    case_home: Path, in_process: dict[str, Any], tmp_path: Path
+) -> None:
     home = copy_data_dir(case_home, tmp_path / "copy")
     settings = settings_for(home)
     assert no_daemon(home)
@@ -231,8 +275,9 @@ def test_always_starts_a_daemon_says_so_and_uses_it(case_home: Path, in_process:
 
 
 @pytest.mark.slow
-def test_a_daemon_of_another_data_dir_is_never_used(case_home: Path, in_process: dict[str, Any],
-                                                    tmp_path: Path) -> None:
+def test_a_daemon_of_another_data_dir_is_never_used(
+    case_home: Path, in_process: dict[str, Any], tmp_path: Path
+) -> None:
     """A copied data folder can hold the runtime file of the original's daemon: the copy's commands
     must not be answered, stopped or served by the original folder's daemon."""
     home = copy_data_dir(case_home, tmp_path / "copy")

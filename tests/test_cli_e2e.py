@@ -18,7 +18,10 @@ from casetrack.cli.main import cli
 from casetrack.search.relevance import NO_GOOD_MATCH
 from tests.conftest import DATA, require
 
-CUAD_PDF = DATA / "legal_span_bench/cuad_pdf/Part_II/Hosting/BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.PDF"
+CUAD_PDF = (
+    DATA
+    / "legal_span_bench/cuad_pdf/Part_II/Hosting/BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.PDF"
+)
 LENER_TXT = DATA / "lener_br/raw_text/RR474820145230056.txt"
 DOCX = DATA / "docx/python-docx_tests/blk-paras-and-tables.docx"
 CITATION = re.compile(r"^.+, (p\. \d+, )?paras?\. \d+(-\d+)?(, ll?\. \d+(-\d+)?)?$")
@@ -69,8 +72,16 @@ def test_ingest_pdf_docx_txt_and_search_with_citations(case: str, tmp_path: Path
     top = out["results"][0]
     assert set(top) >= {"chunk_id", "text", "score", "citation", "source"}
     assert set(top["source"]) >= {
-        "document", "document_id", "page", "paragraph_start", "paragraph_end",
-        "line_start", "line_end", "char_start", "char_end", "extraction_method",
+        "document",
+        "document_id",
+        "page",
+        "paragraph_start",
+        "paragraph_end",
+        "line_start",
+        "line_end",
+        "char_start",
+        "char_end",
+        "extraction_method",
     }
     assert top["source"]["document"] == CUAD_PDF.name and top["source"]["page"] in (1, 2)
     assert CITATION.match(top["citation"]), top["citation"]
@@ -80,10 +91,14 @@ def test_ingest_pdf_docx_txt_and_search_with_citations(case: str, tmp_path: Path
     assert top["chunk_source"]["char_start"] <= top["source"]["char_start"] < top["source"]["char_end"]
     assert top["source"]["char_end"] <= top["chunk_source"]["char_end"]
     assert top["source"]["line_end"] - top["source"]["line_start"] <= 12
-    shown = run_json("chunk", "--case", case, top["chunk_id"], "--query", "termination of the hosting agreement")
+    shown = run_json(
+        "chunk", "--case", case, top["chunk_id"], "--query", "termination of the hosting agreement"
+    )
     assert shown["citation"] == top["citation"] and shown["chunk_citation"] == top["chunk_citation"]
     assert run_json("chunk", "--case", case, top["chunk_id"])["citation"] == top["chunk_citation"]
-    human = run("chunk", "--case", case, top["chunk_id"], "--query", "termination of the hosting agreement").stdout
+    human = run(
+        "chunk", "--case", case, top["chunk_id"], "--query", "termination of the hosting agreement"
+    ).stdout
     assert top["citation"] in human and f"passage: {top['chunk_citation']}" in human
 
     # Portuguese query finds the Portuguese document; --document restricts the search.
@@ -102,8 +117,12 @@ def test_ingest_pdf_docx_txt_and_search_with_citations(case: str, tmp_path: Path
     assert first["source"]["page"] == top["source"]["page"]
     # Nothing in the case says this: the CLI says so, and --json carries the flag.
     nonsense = run_json("search", "--case", case, "recipe for chocolate cake with strawberries")
-    assert nonsense["no_good_match"] is True and all(r["relevance"] < NO_GOOD_MATCH for r in nonsense["results"])
-    assert "No good match" in run("search", "--case", case, "recipe for chocolate cake with strawberries").stdout
+    assert nonsense["no_good_match"] is True and all(
+        r["relevance"] < NO_GOOD_MATCH for r in nonsense["results"]
+    )
+    assert (
+        "No good match" in run("search", "--case", case, "recipe for chocolate cake with strawberries").stdout
+    )
     assert out["no_good_match"] is False and top["relevance"] >= NO_GOOD_MATCH
 
     miss = run("search", "--case", case, "anything", "--document", "Hostng Agrement", ok=False)
@@ -112,7 +131,9 @@ def test_ingest_pdf_docx_txt_and_search_with_citations(case: str, tmp_path: Path
 
 def test_duplicates_force_and_changed_file(case: str, tmp_path: Path) -> None:
     doc = tmp_path / "memo.txt"
-    doc.write_text("The lessee must pay rent on the first day of each month.\n\nLate fees apply after five days.\n")
+    doc.write_text(
+        "The lessee must pay rent on the first day of each month.\n\nLate fees apply after five days.\n"
+    )
     first = run_json("ingest", "--case", case, str(doc))
     assert first["files"][0]["status"] == "ingested"
     copy = tmp_path / "copy-of-memo.txt"
@@ -139,7 +160,9 @@ def test_folder_with_bad_files_goes_on(case: str, tmp_path: Path) -> None:
     (folder / "junk.pdf").write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 20)
     (folder / "notes.txt").write_text("Deposition of the witness scheduled for May 4.\n")
     (folder / "old.doc").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600)
-    shutil.copy(require(DATA / "pdf_robustness/pdfplumber_tests/pdfs/password-example.pdf"), folder / "locked.pdf")
+    shutil.copy(
+        require(DATA / "pdf_robustness/pdfplumber_tests/pdfs/password-example.pdf"), folder / "locked.pdf"
+    )
     result = run("ingest-folder", "--case", case, str(folder), "--json", ok=False)
     assert result.exit_code == 3
     report = json.loads(result.stdout)

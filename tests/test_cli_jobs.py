@@ -57,8 +57,10 @@ def _tools(home: Path, job_id: str, document: str) -> tuple[dict[str, Any], ...]
 def test_jobs_list_show_cancel_through_the_daemon(home: Path, tmp_path: Path) -> None:
     run("case", "create", CASE, "--language", "pt")
     small = _files(tmp_path / "one", ["RR474820145230056.txt"])
-    batch = _files(tmp_path / "batch", ["Rcl3495STJ.txt", "AgRgSTJ1.txt", "HC10000170833503000.txt",
-                                        "DespSEPLAGDF.txt", "EDAgRgTSE2.txt"])
+    batch = _files(
+        tmp_path / "batch",
+        ["Rcl3495STJ.txt", "AgRgSTJ1.txt", "HC10000170833503000.txt", "DespSEPLAGDF.txt", "EDAgRgTSE2.txt"],
+    )
     with daemon_stopped_after(home):
         ensure_daemon(settings_for(home))
         # An ingest the CLI hands to the daemon is a job: listed, shown, and as get_job gives it.
@@ -79,14 +81,21 @@ def test_jobs_list_show_cancel_through_the_daemon(home: Path, tmp_path: Path) ->
         assert human.startswith(f"Job {done['id']}: done") and f"ingested   {small[0].name}" in human
 
         # A running job is cancelled after the file it is on; the files done stay.
-        proc = subprocess.Popen([sys.executable, "-m", "casetrack", "ingest", "--case", CASE, *map(str, batch)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env_for(home))
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "casetrack", "ingest", "--case", CASE, *map(str, batch)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env_for(home),
+        )
         try:
             running = _running_job({done["id"]})
             assert running["case_name"] == CASE and running["total"] == len(batch)
             assert f"{running['id']}  running" in run("jobs", "list").stdout
             said = run("jobs", "cancel", running["id"]).stdout
-            assert said.startswith(f"Cancelling job {running['id']}") and "files already ingested stay" in said
+            assert (
+                said.startswith(f"Cancelling job {running['id']}") and "files already ingested stay" in said
+            )
             out, err = proc.communicate(timeout=300)
         finally:
             if proc.poll() is None:

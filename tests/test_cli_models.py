@@ -95,8 +95,14 @@ def test_verify_with_nothing_installed(tmp_path: Path) -> None:
 
 def test_download_offline_says_how_to_import(tmp_path: Path) -> None:
     result = run(
-        "--models-dir", str(tmp_path / "models"), "models", "download", "--slot", "E7",
-        code=1, env={"HF_HUB_OFFLINE": "1"},
+        "--models-dir",
+        str(tmp_path / "models"),
+        "models",
+        "download",
+        "--slot",
+        "E7",
+        code=1,
+        env={"HF_HUB_OFFLINE": "1"},
     )
     assert "Could not download all-MiniLM-L6-v2 from the model hub: offline mode" in result.stderr
     assert "casetrack models import DIR --as all-MiniLM-L6-v2" in result.stderr
@@ -105,8 +111,16 @@ def test_download_offline_says_how_to_import(tmp_path: Path) -> None:
 
 def test_download_role_dense_covers_e1_and_e7_and_reports_each_failure(tmp_path: Path) -> None:
     report = run_json(
-        "--models-dir", str(tmp_path / "models"), "models", "download", "--role", "dense", "--language", "pt",
-        code=1, env={"HF_HUB_OFFLINE": "1"},
+        "--models-dir",
+        str(tmp_path / "models"),
+        "models",
+        "download",
+        "--role",
+        "dense",
+        "--language",
+        "pt",
+        code=1,
+        env={"HF_HUB_OFFLINE": "1"},
     )
     assert report["installed"] == []
     assert [f["model"] for f in report["failed"]] == ["multilingual-e5-small", "all-MiniLM-L6-v2"]

@@ -33,8 +33,10 @@ SHORT = LENER / "RR474820145230056.txt"
 CASE = "Caso Parity"
 SCANS = "Scans"
 E1 = "multilingual-e5-small-enpt"
-LETTER = [["NOTICE OF DEFAULT", "The tenant has not paid the rent due on 1 March 2024.", "Cure within ten days."],
-          ["Page two.", "Failing cure, the landlord may terminate the lease."]]
+LETTER = [
+    ["NOTICE OF DEFAULT", "The tenant has not paid the rent due on 1 March 2024.", "Cure within ten days."],
+    ["Page two.", "Failing cure, the landlord may terminate the lease."],
+]
 
 
 @pytest.fixture(scope="module")
@@ -62,8 +64,15 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 def ct(home: Path, *args: str, ok: bool = True) -> Result:
     """`casetrack --data-dir HOME ARGS` in this process, never through a daemon."""
-    return run("--data-dir", str(home), "--models-dir", str(home.parent / "models"), *args, ok=ok,
-               env={"CASETRACK_CLI_DAEMON": "never"})
+    return run(
+        "--data-dir",
+        str(home),
+        "--models-dir",
+        str(home.parent / "models"),
+        *args,
+        ok=ok,
+        env={"CASETRACK_CLI_DAEMON": "never"},
+    )
 
 
 def ct_json(home: Path, *args: str) -> Any:
@@ -94,7 +103,16 @@ def test_documents_list_json_has_the_issues_keys_and_keeps_the_old_ones(home: Pa
     docs = ct_json(home, "documents", "list", "--case", CASE, "--sort", "name")
     assert [d["name"] for d in docs] == sorted([LONG.name, SHORT.name])
     for d in docs:
-        assert {"id", "name", "pages", "chunks", "status", "document_id", "file_type", "needs_ocr_pages"} <= set(d)
+        assert {
+            "id",
+            "name",
+            "pages",
+            "chunks",
+            "status",
+            "document_id",
+            "file_type",
+            "needs_ocr_pages",
+        } <= set(d)
         assert d["id"] == d["document_id"] and d["status"] == "ingested" and d["chunks"] >= 1
     assert next(d for d in docs if d["name"] == LONG.name)["chunks"] >= 3
 
@@ -161,10 +179,14 @@ def test_default_case_is_used_when_case_is_left_out(home: Path) -> None:
         plain = ct(home, "documents", "list")
         assert f"Case: {CASE} (the default" in plain.stderr and LONG.name in plain.stdout
         quiet = ct(home, "documents", "list", "--json")
-        assert quiet.stderr == "" and json.loads(quiet.stdout) == ct_json(home, "documents", "list", "--case", CASE)
+        assert quiet.stderr == "" and json.loads(quiet.stdout) == ct_json(
+            home, "documents", "list", "--case", CASE
+        )
         assert ct_json(home, "find-entity", "insalubridade")["case"] == CASE
         assert ct_json(home, "status")["case"]["name"] == CASE
-        assert ct_json(home, "verify", "--quote", "adicional de insalubridade", "--document", SHORT.name)["verdict"]
+        assert ct_json(home, "verify", "--quote", "adicional de insalubridade", "--document", SHORT.name)[
+            "verdict"
+        ]
         assert ct_json(home, "case", "use")["default_case"]["name"] == CASE
     finally:
         ct(home, "case", "use", "--clear")
@@ -184,8 +206,13 @@ def test_a_deleted_default_case_is_a_clear_error_with_the_fix(home: Path) -> Non
         gone = ct(home, "documents", "list", ok=False)
         assert gone.exit_code == 1 and "The default case 'Outro' no longer exists" in gone.output
         assert "casetrack case use NAME" in gone.output and "casetrack case use --clear" in gone.output
-        assert ct_json(home, "case", "use") == {"default_case": {"id": json.loads((home / "cli.json").read_text())[
-            "default_case"]["id"], "name": "Outro"}, "exists": False}
+        assert ct_json(home, "case", "use") == {
+            "default_case": {
+                "id": json.loads((home / "cli.json").read_text())["default_case"]["id"],
+                "name": "Outro",
+            },
+            "exists": False,
+        }
         # Deleted from the CLI, the default goes with it.
         ct(home, "case", "create", "Terceiro")
         ct(home, "case", "use", "Terceiro")
@@ -209,10 +236,16 @@ def test_deletes_print_json(home: Path, tmp_path: Path) -> None:
     ct(home, "ingest", "--case", "Quarto", str(note))
     doc = ct_json(home, "documents", "list", "--case", "Quarto")[0]
     assert ct_json(home, "documents", "delete", "--case", "Quarto", "nota.txt", "--yes") == {
-        "deleted": "nota.txt", "id": doc["id"], "case": "Quarto"}
+        "deleted": "nota.txt",
+        "id": doc["id"],
+        "case": "Quarto",
+    }
     assert ct_json(home, "documents", "list", "--case", "Quarto") == []
     ct(home, "case", "use", "Quarto")
     case_id = ct_json(home, "case", "use")["default_case"]["id"]
-    assert ct_json(home, "case", "delete", "Quarto", "--yes") == {"deleted": "Quarto", "id": case_id,
-                                                                  "was_default": True}
+    assert ct_json(home, "case", "delete", "Quarto", "--yes") == {
+        "deleted": "Quarto",
+        "id": case_id,
+        "was_default": True,
+    }
     assert ct_json(home, "case", "use")["default_case"] is None

@@ -41,8 +41,20 @@ def _corpus(folder: Path, count: int = 6) -> list[Path]:
 
 
 def _ingest_cmd(home: Path, folder: Path) -> list[str]:
-    return [sys.executable, "-m", "casetrack", "--data-dir", str(home), "--models-dir", str(MODELS),
-            "ingest-folder", "--case", "Crash", str(folder), "--json"]
+    return [
+        sys.executable,
+        "-m",
+        "casetrack",
+        "--data-dir",
+        str(home),
+        "--models-dir",
+        str(MODELS),
+        "ingest-folder",
+        "--case",
+        "Crash",
+        str(folder),
+        "--json",
+    ]
 
 
 def _check_consistent(home: Path, files: list[Path]) -> int:
@@ -71,10 +83,14 @@ def _check_consistent(home: Path, files: list[Path]) -> int:
 
 @pytest.mark.parametrize(
     ("trials", "documents"),  # one kill over a shorter batch, then many (both slow: 19 s and minutes)
-    [pytest.param(1, 3, id="1-trial", marks=pytest.mark.slow),
-     pytest.param(TRIALS, 6, id="many-trials", marks=pytest.mark.slow)],
+    [
+        pytest.param(1, 3, id="1-trial", marks=pytest.mark.slow),
+        pytest.param(TRIALS, 6, id="many-trials", marks=pytest.mark.slow),
+    ],
 )
-def test_kill_9_during_ingest_never_leaves_a_half_document(tmp_path: Path, trials: int, documents: int) -> None:
+def test_kill_9_during_ingest_never_leaves_a_half_document(
+    tmp_path: Path, trials: int, documents: int
+) -> None:
     home = tmp_path / "home"
     files = _corpus(tmp_path / "docs", documents)
     app = CaseTrack(resolve_settings(home, MODELS, environ={}))
@@ -85,8 +101,12 @@ def test_kill_9_during_ingest_never_leaves_a_half_document(tmp_path: Path, trial
     # One full run in a scratch case measures how long an uninterrupted ingest takes.
     started = time.monotonic()
     scratch = tmp_path / "scratch"
-    subprocess.run([sys.executable, "-m", "casetrack", "--data-dir", str(scratch), "case", "create", "Crash"],
-                   check=True, env=env, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "casetrack", "--data-dir", str(scratch), "case", "create", "Crash"],
+        check=True,
+        env=env,
+        capture_output=True,
+    )
     subprocess.run(_ingest_cmd(scratch, files[0].parent), check=True, env=env, capture_output=True)
     full = time.monotonic() - started
 
@@ -108,7 +128,9 @@ def test_kill_9_during_ingest_never_leaves_a_half_document(tmp_path: Path, trial
         committed = _check_consistent(home, files)
         seen_counts.add(committed)
 
-    final = subprocess.run(_ingest_cmd(home, files[0].parent), env=env, capture_output=True, text=True, timeout=600)
+    final = subprocess.run(
+        _ingest_cmd(home, files[0].parent), env=env, capture_output=True, text=True, timeout=600
+    )
     assert final.returncode == 0, final.stderr[-2000:]
     assert _check_consistent(home, files) == len(files)
     if trials >= 10:  # a few kills may all land before the first commit

@@ -25,7 +25,7 @@ LENER = DATA / "lener_br/raw_text"
 def _lener_files(dest: Path, start: int, count: int) -> list[Path]:
     dest.mkdir(parents=True)
     small = sorted(require(LENER).glob("*.txt"), key=lambda p: (p.stat().st_size, p.name))
-    chosen = [p.name for p in small[start:start + count]]
+    chosen = [p.name for p in small[start : start + count]]
     for name in chosen:
         shutil.copy(LENER / name, dest / name)
     return sorted(dest.iterdir())
@@ -40,14 +40,19 @@ def test_two_serve_clients_and_a_cli_ingest_at_once(home: Path, tmp_path: Path) 
     async def main() -> None:
         async with mcp_client(home) as desktop, mcp_client(home, mode="legacy") as code:
             data(await desktop.call_tool("create_case", {"name": "Concorrência", "language": "pt"}))
-            first = await finished(desktop, data(await desktop.call_tool("ingest_document", {"file_path": str(folder_a[0])})))
+            first = await finished(
+                desktop, data(await desktop.call_tool("ingest_document", {"file_path": str(folder_a[0])}))
+            )
             assert first["status"] == "done"
             cli_result: dict[str, Any] = {}
             searches: list[int] = []
 
             async def paralegal() -> None:
                 proc = await anyio.to_thread.run_sync(
-                    lambda: cli(home, "ingest-folder", "--case", "Concorrência", str(tmp_path / "b"), "--json"))
+                    lambda: cli(
+                        home, "ingest-folder", "--case", "Concorrência", str(tmp_path / "b"), "--json"
+                    )
+                )
                 cli_result["proc"] = proc
 
             async def desktop_ingests() -> None:
@@ -55,7 +60,12 @@ def test_two_serve_clients_and_a_cli_ingest_at_once(home: Path, tmp_path: Path) 
                 cli_result["job"] = await finished(desktop, job, rounds=10, wait_seconds=30)
 
             async def code_searches() -> None:
-                for query in ["recurso de apelação", "dano moral", "honorários advocatícios", "prescrição"] * 3:
+                for query in [
+                    "recurso de apelação",
+                    "dano moral",
+                    "honorários advocatícios",
+                    "prescrição",
+                ] * 3:
                     found = await code.call_tool("search_case", {"query": query, "case_name": "Concorrência"})
                     outputs.append(text(found))
                     searches.append(len(data(found)["results"]))
@@ -78,7 +88,9 @@ def test_two_serve_clients_and_a_cli_ingest_at_once(home: Path, tmp_path: Path) 
 
             names = {p.name for p in folder_a + folder_b}
             for client in (desktop, code):
-                docs = data(await client.call_tool("list_documents", {"case_name": "Concorrência"}))["documents"]
+                docs = data(await client.call_tool("list_documents", {"case_name": "Concorrência"}))[
+                    "documents"
+                ]
                 assert {d["name"] for d in docs} == names
             daemon = data(await code.call_tool("get_status", {}))["daemon"]
             # One process, models loaded once each, for three clients.
@@ -117,11 +129,15 @@ def test_kill_9_during_a_job_then_the_next_serve_resumes_it(home: Path, tmp_path
                 assert {r["name"] for r in final["results"]} == {p.name for p in files}
                 # The file cut off by the kill was rolled back and redone, or committed and now a duplicate.
                 assert {r["status"] for r in final["results"]} <= {"ingested", "duplicate"}
-                docs = data(await second.call_tool("list_documents", {"case_name": "Interrompido"}))["documents"]
+                docs = data(await second.call_tool("list_documents", {"case_name": "Interrompido"}))[
+                    "documents"
+                ]
                 assert sorted(d["name"] for d in docs) == sorted(p.name for p in files)
                 info_after = data(await second.call_tool("get_case_info", {"case_name": "Interrompido"}))
                 assert info_after["in_progress"] == [] and info_after["document_count"] == len(files)
-                found = data(await second.call_tool("search_case", {"query": "sentença", "case_name": "Interrompido"}))
+                found = data(
+                    await second.call_tool("search_case", {"query": "sentença", "case_name": "Interrompido"})
+                )
                 assert found["results"]
 
             # The first session survived too: its relay reconnected to the new daemon.

@@ -53,8 +53,14 @@ def test_unfinished_jobs_resume_with_the_files_not_done(home: Path, tmp_path: Pa
     # What a daemon killed after the first file leaves on disk.
     jobs = home / "jobs"
     jobs.mkdir(exist_ok=True)
-    interrupted = Job("abc123", record.id, record.name, [str(p) for p in files], status="running",
-                      results=[{"path": str(files[0]), "name": files[0].name, "status": "ingested"}])
+    interrupted = Job(
+        "abc123",
+        record.id,
+        record.name,
+        [str(p) for p in files],
+        status="running",
+        results=[{"path": str(files[0]), "name": files[0].name, "status": "ingested"}],
+    )
     (jobs / "abc123.json").write_text(json.dumps(interrupted.to_json()))
 
     service = Service(settings_for(home))
@@ -105,8 +111,10 @@ def _lener(folder: Path, count: int) -> list[Path]:
     from tests.conftest import DATA, require
 
     folder.mkdir()
-    small = sorted(require(DATA / "lener_br/raw_text").glob("*.txt"), key=lambda p: (p.stat().st_size, p.name))
-    for src in small[10:10 + count]:
+    small = sorted(
+        require(DATA / "lener_br/raw_text").glob("*.txt"), key=lambda p: (p.stat().st_size, p.name)
+    )
+    for src in small[10 : 10 + count]:
         shutil.copy(src, folder / src.name)
     return sorted(folder.iterdir())
 
@@ -123,7 +131,9 @@ def _wait_running(service: Service, job_id: str) -> None:
     raise AssertionError("job never got going")
 
 
-def test_cancelling_a_running_job_keeps_the_files_done_and_no_half_document(home: Path, tmp_path: Path) -> None:
+def test_cancelling_a_running_job_keeps_the_files_done_and_no_half_document(
+    home: Path, tmp_path: Path
+) -> None:
     files = _lener(tmp_path / "in", 5)
     service = Service(settings_for(home))
     service.start()
@@ -180,7 +190,9 @@ def test_a_follower_that_names_what_it_has_seen_is_woken_for_every_stage(home: P
             keys.append(job.progress_key)
             stages.append(job.stage or "")
         assert job.status == "done"
-        assert any(s.startswith("embed") for s in stages) and any(s.startswith("parse") for s in stages), stages
+        assert any(s.startswith("embed") for s in stages) and any(s.startswith("parse") for s in stages), (
+            stages
+        )
     finally:
         service.close()
 

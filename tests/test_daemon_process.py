@@ -83,7 +83,9 @@ def test_a_client_of_another_version_is_refused_and_can_stop_it(home: Path) -> N
             hello = {"casetrack": "hello", "version": "0.0.1", "protocol": 1, "kind": "mcp", "token": ""}
             sock.sendall((json.dumps(hello) + "\n").encode())
             reply = json.loads(read_line(sock))
-        assert reply["ok"] is False and reply["code"] == "version_mismatch" and reply["version"] == __version__
+        assert (
+            reply["ok"] is False and reply["code"] == "version_mismatch" and reply["version"] == __version__
+        )
         assert client.stop_daemon(settings) == info.pid  # control ops work across versions
 
 
@@ -101,7 +103,13 @@ def test_loopback_transport_refuses_a_wrong_token(home: Path, tcp_env: None) -> 
         assert len(info.token) == 64
         host, port = info.address.split(":")
         with socket.create_connection((host, int(port)), timeout=5) as sock:
-            hello = {"casetrack": "hello", "version": __version__, "protocol": 1, "kind": "rpc", "token": "x" * 64}
+            hello = {
+                "casetrack": "hello",
+                "version": __version__,
+                "protocol": 1,
+                "kind": "rpc",
+                "token": "x" * 64,
+            }
             sock.sendall((json.dumps(hello) + "\n").encode())
             assert json.loads(read_line(sock))["code"] == "bad_token"
         assert client.call(settings, "status", {})["version"] == __version__  # the right token works

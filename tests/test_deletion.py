@@ -23,15 +23,15 @@ SECRET = "The settlement figure agreed in mediation is four million two hundred 
 # case (a smaller share is where compaction alone would leave the rows on disk).
 CLAUSES = "\n\n".join(
     f"{n}. The landlord and the tenant agree on clause {n}: repairs of item {n} are due within {n + 5} days of "
-    "written notice, at the cost of the party that caused the damage, and disputes go to mediation first. " * 3
+    "written notice, at the cost of the party that caused the damage, and disputes go to mediation first. "
+    * 3
     for n in range(1, 61)
 )
 OTHERS = {
-    "lease.txt": "The tenant shall pay rent monthly.\n\nEither party may terminate with sixty days notice.\n\n" + CLAUSES,
+    "lease.txt": "The tenant shall pay rent monthly.\n\nEither party may terminate with sixty days notice.\n\n"
+    + CLAUSES,
     "policy.txt": "Employees accrue vacation days each month.\n\nUnused vacation expires at year end.\n",
 }
-
-
 
 
 def _lance(home: Path) -> Any:
@@ -71,9 +71,14 @@ def test_a_deleted_document_leaves_the_disk(home: Path, tmp_path: Path) -> None:
     (folder / "mediation.txt").write_text(f"Confidential mediation memo.\n\n{SECRET}.\n")
     run("case", "create", "Mediation")
     run("ingest", "--case", "Mediation", *sorted(str(p) for p in folder.iterdir()))
-    doc_id = next(d["document_id"] for d in json.loads(run("documents", "list", "--case", "Mediation", "--json").stdout)
-                  if d["name"] == "mediation.txt")
-    hits = json.loads(run("search", "--case", "Mediation", "settlement figure mediation", "--json").stdout)["results"]
+    doc_id = next(
+        d["document_id"]
+        for d in json.loads(run("documents", "list", "--case", "Mediation", "--json").stdout)
+        if d["name"] == "mediation.txt"
+    )
+    hits = json.loads(run("search", "--case", "Mediation", "settlement figure mediation", "--json").stdout)[
+        "results"
+    ]
     assert hits and hits[0]["source"]["document"] == "mediation.txt"
     # Compacted, as a case is once small commits pile up: the document now shares its fragment
     # with the others, so deleting it leaves its rows in that fragment behind a mask.
@@ -96,8 +101,14 @@ def test_a_deleted_document_leaves_the_disk(home: Path, tmp_path: Path) -> None:
     assert physical_rows(table) == table.count_rows(), "deleted rows still sit in a data file behind a mask"
     assert not (before_segments & _segments(home)), "a keyword-index segment from before the delete survived"
     assert _grep(home, SECRET) == [] and _grep(home, "four million two hundred thousand") == []
-    after = json.loads(run("search", "--case", "Mediation", "settlement figure mediation", "--json").stdout)["results"]
+    after = json.loads(run("search", "--case", "Mediation", "settlement figure mediation", "--json").stdout)[
+        "results"
+    ]
     assert all(h["source"]["document"] != "mediation.txt" for h in after)
-    kept = json.loads(run("search", "--case", "Mediation", "terminate with sixty days notice", "--json").stdout)
+    kept = json.loads(
+        run("search", "--case", "Mediation", "terminate with sixty days notice", "--json").stdout
+    )
     assert kept["results"][0]["source"]["document"] == "lease.txt"
-    assert {d["name"] for d in json.loads(run("documents", "list", "--case", "Mediation", "--json").stdout)} == set(OTHERS)
+    assert {
+        d["name"] for d in json.loads(run("documents", "list", "--case", "Mediation", "--json").stdout)
+    } == set(OTHERS)

@@ -38,8 +38,19 @@ from tests.cli_runner import run
 from tests.conftest import MODELS, require
 from tests.daemon_util import cli, daemon_stopped_after, env_for
 
-NAMES = ["python", "platform", "data_dir", "models", "model_files", "ocr", "daemon", "claude_code",
-         "claude_desktop", "disk", "memory"]
+NAMES = [
+    "python",
+    "platform",
+    "data_dir",
+    "models",
+    "model_files",
+    "ocr",
+    "daemon",
+    "claude_code",
+    "claude_desktop",
+    "disk",
+    "memory",
+]
 GIB = 1 << 30
 
 
@@ -76,12 +87,21 @@ def test_json_report_with_models_in_place_exits_0(user_home: Path, home: Path) -
     assert all(set(c) == {"name", "status", "detail", "fix"} for c in report["checks"])
     assert all(c["status"] in ("ok", "warn", "fail") for c in report["checks"])
     checks = by_name(report)
-    assert checks["models"]["status"] == "ok" and "E1 multilingual-e5-small-enpt" in checks["models"]["detail"]
+    assert (
+        checks["models"]["status"] == "ok" and "E1 multilingual-e5-small-enpt" in checks["models"]["detail"]
+    )
     assert checks["model_files"]["status"] == "ok" and checks["model_files"]["fix"] is None
-    assert checks["data_dir"]["status"] == "ok" and "created (private) on first use" in checks["data_dir"]["detail"]
+    assert (
+        checks["data_dir"]["status"] == "ok"
+        and "created (private) on first use" in checks["data_dir"]["detail"]
+    )
     assert not home.exists()  # doctor only looks
-    assert checks["claude_code"] == {"name": "claude_code", "status": "warn", "fix": "casetrack setup-claude-code",
-                                     "detail": "CaseTrack is not registered with Claude Code."}
+    assert checks["claude_code"] == {
+        "name": "claude_code",
+        "status": "warn",
+        "fix": "casetrack setup-claude-code",
+        "detail": "CaseTrack is not registered with Claude Code.",
+    }
     human = run("doctor").output
     assert "Everything a search needs is in place" in human and "fix: casetrack setup-claude-code" in human
 
@@ -101,7 +121,9 @@ def test_registration_is_read_from_the_files_setup_writes(user_home: Path, tmp_p
     run("setup-claude-code", "--edit-file")
     checks = by_name(doctor_json())
     assert checks["claude_code"]["status"] == "ok", checks["claude_code"]
-    assert checks["claude_code"]["detail"].startswith(f"registered (user scope ({user_home / '.claude.json'})")
+    assert checks["claude_code"]["detail"].startswith(
+        f"registered (user scope ({user_home / '.claude.json'})"
+    )
     config = json.loads((user_home / ".claude.json").read_text(encoding="utf-8"))
     config["mcpServers"]["casetrack"]["command"] = str(tmp_path / "old-venv" / "bin" / "casetrack")
     (user_home / ".claude.json").write_text(json.dumps(config), encoding="utf-8")
@@ -110,7 +132,11 @@ def test_registration_is_read_from_the_files_setup_writes(user_home: Path, tmp_p
     assert moved["fix"] == "casetrack setup-claude-code"
     (user_home / ".claude.json").write_text('{"mcpServers": {', encoding="utf-8")
     broken = by_name(doctor_json())["claude_code"]
-    assert broken["status"] == "warn" and "cannot read" in broken["detail"] and "not valid JSON" in broken["detail"]
+    assert (
+        broken["status"] == "warn"
+        and "cannot read" in broken["detail"]
+        and "not valid JSON" in broken["detail"]
+    )
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="Claude Desktop's Linux config location")
@@ -137,14 +163,22 @@ def test_tesseract_without_portuguese_is_a_warning_with_its_fix(tmp_path: Path) 
     """A subprocess: the tesseract probe is cached per process, and this one is a stand-in."""
     fake = tmp_path / "bin" / "tesseract"
     fake.parent.mkdir()
-    fake.write_text("#!/bin/sh\ncase \"$1\" in --version) echo 'tesseract 5.3.0';; --list-langs) "
-                    "printf 'List of available languages in \"/x/tessdata/\" (2):\\neng\\nosd\\n';; esac\n",
-                    encoding="utf-8")
+    fake.write_text(
+        "#!/bin/sh\ncase \"$1\" in --version) echo 'tesseract 5.3.0';; --list-langs) "
+        "printf 'List of available languages in \"/x/tessdata/\" (2):\\neng\\nosd\\n';; esac\n",
+        encoding="utf-8",
+    )
     fake.chmod(0o755)
     env = env_for(tmp_path / "ct", PATH=f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
     env.pop("CASETRACK_TESSERACT", None)
-    done = subprocess.run([sys.executable, "-m", "casetrack", "doctor", "--json"], capture_output=True, text=True,
-                          env=env, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "casetrack", "doctor", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
     report = json.loads(done.stdout)
     ocr = by_name(report)["ocr"]
     assert ocr["status"] == "warn" and "no Portuguese data" in ocr["detail"] and "por" in ocr["fix"]
@@ -169,7 +203,9 @@ def test_data_dir_modes(tmp_path: Path) -> None:
     if os.name == "posix":
         folder.chmod(0o755)
         loose = data_dir_check(folder)
-        assert loose.status == "warn" and "0755" in loose.detail and loose.fix == f'chmod -R go-rwx "{folder}"'
+        assert (
+            loose.status == "warn" and "0755" in loose.detail and loose.fix == f'chmod -R go-rwx "{folder}"'
+        )
     file = tmp_path / "file"
     file.write_text("x", encoding="utf-8")
     assert data_dir_check(file).status == "fail"
@@ -214,12 +250,20 @@ def test_a_damaged_e1_model_fails_a_damaged_e6_model_warns(tmp_path: Path) -> No
 
 
 def test_ocr_check() -> None:
-    missing = EngineInfo(False, None, (), "Tesseract OCR is not installed: scans cannot be read.",
-                         "sudo apt-get install tesseract-ocr")
+    missing = EngineInfo(
+        False,
+        None,
+        (),
+        "Tesseract OCR is not installed: scans cannot be read.",
+        "sudo apt-get install tesseract-ocr",
+    )
     check = ocr_check(missing, "apt")
     assert check.status == "warn" and check.fix == "sudo apt-get install tesseract-ocr"
     no_por = EngineInfo(True, "5.3.0", ("eng", "osd"), None, None)
-    assert ocr_check(no_por, "brew").fix == "Install Tesseract OCR with Portuguese: brew install tesseract tesseract-lang"
+    assert (
+        ocr_check(no_por, "brew").fix
+        == "Install Tesseract OCR with Portuguese: brew install tesseract tesseract-lang"
+    )
     assert ocr_check(EngineInfo(True, "5.3.0", ("eng", "osd", "por"), None, None), "apt").status == "ok"
 
 
@@ -233,11 +277,21 @@ def test_daemon_check() -> None:
 def test_client_check_compares_with_this_installation(tmp_path: Path) -> None:
     exe = Path(sys.executable)
     mine = (str(exe), "serve")
-    state = ClientState("claude_code", "Claude Code", "casetrack setup-claude-code",
-                        (Registered("user scope", mine),), expected=mine)
+    state = ClientState(
+        "claude_code",
+        "Claude Code",
+        "casetrack setup-claude-code",
+        (Registered("user scope", mine),),
+        expected=mine,
+    )
     assert client_check(state).status == "ok"
-    elsewhere = ClientState("claude_code", "Claude Code", "casetrack setup-claude-code",
-                            (Registered("user scope", (str(exe), "--data-dir", "/other", "serve")),), expected=mine)
+    elsewhere = ClientState(
+        "claude_code",
+        "Claude Code",
+        "casetrack setup-claude-code",
+        (Registered("user scope", (str(exe), "--data-dir", "/other", "serve")),),
+        expected=mine,
+    )
     check = client_check(elsewhere)
     assert check.status == "warn" and "another installation or data folder" in check.detail
 

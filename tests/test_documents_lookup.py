@@ -81,11 +81,38 @@ def test_details_of_a_text_document(store: CaseStore, built: tuple[CaseTrack, Pa
     source = root / "Motion to Dismiss.txt"
     details = document_details(store, resolve_document(store, "Motion to Dismiss.txt"))
     assert set(details) == {
-        "document_id", "name", "file_type", "pages", "chunks", "needs_ocr_pages", "source_path", "sha256",
-        "ingested_at", "size_bytes", "extraction_method", "extraction_methods", "source_exists",
-        "generation", "warnings", "ocr_pages", "page_ocr_confidence", "low_confidence_pages", "bates",
-        "doc_type", "doc_date", "process_numbers", "tribunals", "tags", "parties", "languages", "fields", "authorities",
-        "attachments", "attachment_of", "id", "status",
+        "document_id",
+        "name",
+        "file_type",
+        "pages",
+        "chunks",
+        "needs_ocr_pages",
+        "source_path",
+        "sha256",
+        "ingested_at",
+        "size_bytes",
+        "extraction_method",
+        "extraction_methods",
+        "source_exists",
+        "generation",
+        "warnings",
+        "ocr_pages",
+        "page_ocr_confidence",
+        "low_confidence_pages",
+        "bates",
+        "doc_type",
+        "doc_date",
+        "process_numbers",
+        "tribunals",
+        "tags",
+        "parties",
+        "languages",
+        "fields",
+        "authorities",
+        "attachments",
+        "attachment_of",
+        "id",
+        "status",
     }
     assert details["id"] == details["document_id"] and details["status"] == "ingested"
     assert details["name"] == "Motion to Dismiss.txt" and details["file_type"] == "text"
@@ -115,16 +142,55 @@ def test_sort_orders(store: CaseStore) -> None:
     def names(sort_by: str) -> list[str]:
         return [d["name"] for d in list_documents(store, sort_by)]  # type: ignore[arg-type]
 
-    assert names("name") == [PDF2.name, PDF3.name, "Motion to Dismiss.txt", "motion_exhibits.md", "Zeta memo.txt"]
-    assert names("date") == [PDF3.name, PDF2.name, "Zeta memo.txt", "motion_exhibits.md", "Motion to Dismiss.txt"]
+    assert names("name") == [
+        PDF2.name,
+        PDF3.name,
+        "Motion to Dismiss.txt",
+        "motion_exhibits.md",
+        "Zeta memo.txt",
+    ]
+    assert names("date") == [
+        PDF3.name,
+        PDF2.name,
+        "Zeta memo.txt",
+        "motion_exhibits.md",
+        "Motion to Dismiss.txt",
+    ]
     assert names("pages")[:2] == [PDF3.name, PDF2.name]
-    assert names("pages")[2:] == ["Motion to Dismiss.txt", "motion_exhibits.md", "Zeta memo.txt"]  # 0 pages: by name
-    assert names("type") == ["motion_exhibits.md", PDF2.name, PDF3.name, "Motion to Dismiss.txt", "Zeta memo.txt"]
+    assert names("pages")[2:] == [
+        "Motion to Dismiss.txt",
+        "motion_exhibits.md",
+        "Zeta memo.txt",
+    ]  # 0 pages: by name
+    assert names("type") == [
+        "motion_exhibits.md",
+        PDF2.name,
+        PDF3.name,
+        "Motion to Dismiss.txt",
+        "Zeta memo.txt",
+    ]
     listed = list_documents(store, "name")[0]
     assert set(listed) == {
-        "document_id", "name", "file_type", "pages", "chunks", "needs_ocr_pages", "source_path", "sha256",
-        "ingested_at", "size_bytes", "ocr_pages", "doc_type", "doc_date", "process_numbers", "tribunals", "tags", "attachments", "attachment_of",
-        "id", "status",
+        "document_id",
+        "name",
+        "file_type",
+        "pages",
+        "chunks",
+        "needs_ocr_pages",
+        "source_path",
+        "sha256",
+        "ingested_at",
+        "size_bytes",
+        "ocr_pages",
+        "doc_type",
+        "doc_date",
+        "process_numbers",
+        "tribunals",
+        "tags",
+        "attachments",
+        "attachment_of",
+        "id",
+        "status",
     }
     with pytest.raises(CaseTrackError, match="Cannot sort documents by 'size'"):
         list_documents(store, "size")  # type: ignore[arg-type]

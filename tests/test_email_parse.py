@@ -18,8 +18,10 @@ from casetrack.parse.email_parts import safe_filename, split_parts
 from casetrack.search.legal_filters import field_matches, legal_filters, matches
 from tests.test_parse_detect import ole_file
 
-PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
-       b"\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
+PNG = (
+    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
+    b"\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82"
+)
 
 
 def message(subject: str = "Indemnity cap", sender: str = "Alice Smith <alice@firm.com>") -> EmailMessage:
@@ -67,9 +69,12 @@ def test_plain_email_header_lines_then_body_with_the_messages_line_numbers(tmp_p
 
 def test_html_only_email_is_read_through_the_html_reader(tmp_path: Path) -> None:
     m = message()
-    m.set_content("<html><head><style>p {color: red}</style><script>track()</script></head><body>"
-                  "<h1>Notice of default</h1><p>Payment was due on <b>1 March</b>.</p>"
-                  "<p>Cure within<br>ten days.</p></body></html>", subtype="html")
+    m.set_content(
+        "<html><head><style>p {color: red}</style><script>track()</script></head><body>"
+        "<h1>Notice of default</h1><p>Payment was due on <b>1 March</b>.</p>"
+        "<p>Cure within<br>ten days.</p></body></html>",
+        subtype="html",
+    )
     page = parse_file(save(tmp_path, m)).pages[0]
     assert "track()" not in page.text and "color" not in page.text
     assert lines_of(save(tmp_path, m))[7] == "Notice of default"
@@ -77,7 +82,9 @@ def test_html_only_email_is_read_through_the_html_reader(tmp_path: Path) -> None
     assert "Cure within\nten days." in page.text  # <br> keeps its line break
 
 
-def test_multipart_alternative_reads_the_plain_part_or_the_html_when_the_plain_is_blank(tmp_path: Path) -> None:
+def test_multipart_alternative_reads_the_plain_part_or_the_html_when_the_plain_is_blank(
+    tmp_path: Path,
+) -> None:
     m = message()
     m.set_content("PLAIN version of the notice.")
     m.add_alternative("<p>HTML version of the notice.</p>", subtype="html")
@@ -101,11 +108,13 @@ def test_non_utf8_charsets_and_transfer_encodings_are_decoded(tmp_path: Path, ct
 
 
 def test_encoded_word_subject_and_a_mislabelled_or_unknown_charset(tmp_path: Path) -> None:
-    raw = (b"From: =?iso-8859-1?q?Jo=E3o_Silva?= <joao@escritorio.com.br>\r\n"
-           b"To: ana@cliente.com.br\r\nDate: Tue, 05 Mar 2024 09:00:00 -0300\r\n"
-           b"Subject: =?iso-8859-1?q?A=E7=E3o_de_cobran=E7a?=\r\nMIME-Version: 1.0\r\n"
-           b"Content-Type: text/plain; charset=us-ascii\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
-           + "Prezada Ana, segue a petição da ação de cobrança.\r\n".encode("latin-1"))
+    raw = (
+        b"From: =?iso-8859-1?q?Jo=E3o_Silva?= <joao@escritorio.com.br>\r\n"
+        b"To: ana@cliente.com.br\r\nDate: Tue, 05 Mar 2024 09:00:00 -0300\r\n"
+        b"Subject: =?iso-8859-1?q?A=E7=E3o_de_cobran=E7a?=\r\nMIME-Version: 1.0\r\n"
+        b"Content-Type: text/plain; charset=us-ascii\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
+        + "Prezada Ana, segue a petição da ação de cobrança.\r\n".encode("latin-1")
+    )
     parsed = parse_file(save(tmp_path, raw))
     assert parsed.title == "Ação de cobrança"
     text = parsed.pages[0].text
@@ -114,7 +123,8 @@ def test_encoded_word_subject_and_a_mislabelled_or_unknown_charset(tmp_path: Pat
 
     body = "Prezada Ana, segue a petição da ação de cobrança.\r\n"
     unknown = raw.replace(b"charset=us-ascii", b"charset=x-no-such-charset").replace(
-        body.encode("latin-1"), body.encode("utf-8"))
+        body.encode("latin-1"), body.encode("utf-8")
+    )
     assert "segue a petição da ação de cobrança" in parse_file(save(tmp_path, unknown, "u.eml")).pages[0].text
 
 
@@ -128,8 +138,12 @@ def test_parts_inline_logo_signature_forwarded_mail_and_unsafe_names(tmp_path: P
     m.add_attachment(b"%PDF-1.4 one", maintype="application", subtype="pdf", filename="../../etc/scan.pdf")
     m.add_attachment(b"%PDF-1.4 two", maintype="application", subtype="pdf", filename="scan.pdf")
     m.add_attachment(forwarded)
-    m.add_attachment(b"-----BEGIN PGP SIGNATURE-----", maintype="application", subtype="pgp-signature",
-                     filename="signature.asc")
+    m.add_attachment(
+        b"-----BEGIN PGP SIGNATURE-----",
+        maintype="application",
+        subtype="pgp-signature",
+        filename="signature.asc",
+    )
     parts = split_parts(load_message(save(tmp_path, m)))
     assert [f.filename for f in parts.attachments] == ["scan.pdf", "scan (2).pdf", "Original offer.eml"]
     assert parts.inline_images == 1 and len(parts.body) == 1 and not parts.body[0].html
@@ -163,7 +177,9 @@ def test_detection_by_content_and_name(tmp_path: Path) -> None:
     m = message()
     m.set_content("Body.")
     assert detect_file_type(save(tmp_path, m)) is FileType.EMAIL
-    assert detect_file_type(save(tmp_path, m, "saved message")) is FileType.EMAIL  # Message-ID: mail without a name
+    assert (
+        detect_file_type(save(tmp_path, m, "saved message")) is FileType.EMAIL
+    )  # Message-ID: mail without a name
     memo = b"TO: Bob Jones\nFROM: Alice Smith\nDATE: March 1, 2024\nRE: Lease renewal\n\nThe lease ends in May.\n"
     assert detect_file_type(save(tmp_path, memo, "memo.txt")) is FileType.TEXT  # a memo is not an e-mail
     box = b"From alice@firm.com Mon Mar  4 10:15:00 2024\n" + m.as_bytes()
@@ -207,5 +223,7 @@ def test_field_filter_matches_an_address_a_display_name_or_a_domain() -> None:
         assert not field_matches(stored, wanted), wanted
     assert field_matches("Acme Ltda.", "acme ltda.") and not field_matches("Smith, Jones & Co", "smith")
     meta = {"legal": {"doc_type": "email", "doc_date": "2024-03-04", "fields": {"from": stored}}}
-    assert matches(meta, legal_filters(fields=["from=alice@firm.com"], doc_types=["email"], date_from="2024-03-01"))
+    assert matches(
+        meta, legal_filters(fields=["from=alice@firm.com"], doc_types=["email"], date_from="2024-03-01")
+    )
     assert not matches(meta, legal_filters(fields=["from=alice@firm.com"], date_from="2024-03-05"))

@@ -97,7 +97,9 @@ def test_default_batching_equals_one_by_one(encoder: DenseEncoder) -> None:
     np.testing.assert_allclose(encoder.encode_passages(MIXED_LENGTHS), alone, atol=1e-4)
     queries = ["prazo", "notice of appeal deadline for the respondent"]
     np.testing.assert_allclose(
-        encoder.encode_queries(queries), np.stack([encoder.encode_queries([q])[0] for q in queries]), atol=1e-4
+        encoder.encode_queries(queries),
+        np.stack([encoder.encode_queries([q])[0] for q in queries]),
+        atol=1e-4,
     )
 
 

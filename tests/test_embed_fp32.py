@@ -34,7 +34,10 @@ from casetrack.embed.tokens import default_batch_size
 from tests.conftest import DATA, MODELS
 from tests.fp32_reference import UnsupportedQuantizationError, dequantize_model, dequantize_proto
 
-pytestmark = [pytest.mark.skipif(not MODELS.is_dir(), reason=f"model pack not found at {MODELS}"), pytest.mark.slow]
+pytestmark = [
+    pytest.mark.skipif(not MODELS.is_dir(), reason=f"model pack not found at {MODELS}"),
+    pytest.mark.slow,
+]
 
 E5, MINILM, SPLADE, COLBERT = (
     "multilingual-e5-small-enpt",

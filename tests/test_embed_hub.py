@@ -29,20 +29,41 @@ def sparse_entry(revision: str | None = COMMIT, onnx_sha: str | None = "pack") -
     sha = file_sha256(SPLADE / "model.onnx") if onnx_sha == "pack" else onnx_sha
     files = (CatalogFile("onnx", "onnx/model.onnx", None, sha), CatalogFile("tokenizer", "tokenizer.json"))
     return ProductionModel(
-        id="tiny-sparse", slot="E6", role="sparse", family="splade", hub_repo="test-org/tiny-sparse",
-        upstream_repo="test-org/tiny-sparse", revision=revision, folder="tiny-sparse",
+        id="tiny-sparse",
+        slot="E6",
+        role="sparse",
+        family="splade",
+        hub_repo="test-org/tiny-sparse",
+        upstream_repo="test-org/tiny-sparse",
+        revision=revision,
+        folder="tiny-sparse",
         files=files,
-        output=None, pooling="max", normalize=False, dim=None, max_tokens=512, languages=("en",),
+        output=None,
+        pooling="max",
+        normalize=False,
+        dim=None,
+        max_tokens=512,
+        languages=("en",),
         pack_folder="splade-tiny",
     )
 
 
 def minilm_entry() -> ProductionModel:
     return ProductionModel(
-        id="tiny-dense", slot="E7", role="dense", family="minilm", hub_repo="test-org/tiny-dense",
-        upstream_repo="test-org/tiny-dense", revision=COMMIT, folder="tiny-dense",
+        id="tiny-dense",
+        slot="E7",
+        role="dense",
+        family="minilm",
+        hub_repo="test-org/tiny-dense",
+        upstream_repo="test-org/tiny-dense",
+        revision=COMMIT,
+        folder="tiny-dense",
         files=(CatalogFile("onnx", "model.onnx"), CatalogFile("tokenizer", "tokenizer.json")),
-        output="sentence_embedding", pooling="mean", normalize=True, dim=384, max_tokens=256,
+        output="sentence_embedding",
+        pooling="mean",
+        normalize=True,
+        dim=384,
+        max_tokens=256,
         languages=("en",),
     )
 
@@ -62,7 +83,9 @@ def test_download_installs_a_checked_loadable_model(tmp_path: Path) -> None:
     with FakeHub() as hub:
         publish(hub, entry, SPLADE)
         result = download(
-            entry, models_dir, endpoint=hub.url,
+            entry,
+            models_dir,
+            endpoint=hub.url,
             progress=lambda label, done, total: seen.setdefault(label, []).append((done, total)),
         )
         again = download(entry, models_dir, endpoint=hub.url, offline=True)  # installed: no hub needed
@@ -74,11 +97,16 @@ def test_download_installs_a_checked_loadable_model(tmp_path: Path) -> None:
     assert spec.role == "sparse" and spec.output == "sparse_embedding" and slot_of(spec) == "E6"
     meta = json.loads((spec.path / "model.json").read_text())
     assert (meta["slot"], meta["revision"], meta["catalog_id"], meta["hub_repo"]) == (
-        "E6", COMMIT, "tiny-sparse", "test-org/tiny-sparse"
+        "E6",
+        COMMIT,
+        "tiny-sparse",
+        "test-org/tiny-sparse",
     )
     onnx_size = (SPLADE / "model.onnx").stat().st_size
     assert meta["files"]["onnx/model.onnx"] == {
-        "sha256": file_sha256(SPLADE / "model.onnx"), "size": onnx_size, "sha256_source": "catalog"
+        "sha256": file_sha256(SPLADE / "model.onnx"),
+        "size": onnx_size,
+        "sha256_source": "catalog",
     }
     # tokenizer.json is a plain git file on the hub: its ETag is the git blob sha1, checked too.
     assert meta["files"]["tokenizer.json"]["sha256_source"] == "hub-git-sha1"
@@ -227,8 +255,6 @@ def test_an_unpinned_model_needs_consent_and_records_the_commit_it_got(tmp_path:
         with pytest.raises(CaseTrackError, match="pins no revision") as caught:
             download(entry, tmp_path / "models", endpoint=hub.url)
         assert "--allow-unpinned" in (caught.value.hint or "") and hub.requests == []
-        result = download(
-            entry, tmp_path / "models", endpoint=hub.url, allow_unpinned=True
-        )
+        result = download(entry, tmp_path / "models", endpoint=hub.url, allow_unpinned=True)
     assert result.revision == "3" * 40
     assert json.loads((Path(result.folder) / "model.json").read_text())["revision"] == "3" * 40

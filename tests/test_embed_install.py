@@ -103,7 +103,10 @@ def test_hub_style_files_named_with_as(tmp_path: Path) -> None:
     assert len(result.warnings) == 1 and "model.onnx" in result.warnings[0]
     spec = load_model_spec(models_dir / "all-MiniLM-L6-v2")
     assert (spec.onnx_file, spec.output, spec.pooling, spec.max_tokens) == (
-        "onnx/model.onnx", "last_hidden_state", "mean", 256
+        "onnx/model.onnx",
+        "last_hidden_state",
+        "mean",
+        256,
     )
     assert "token_type_ids" in spec.inputs and slot_of(spec) == "E7"
     files = spec.extra["files"]
@@ -188,7 +191,10 @@ def test_list_models_shows_each_slot_with_its_residency(tmp_path: Path) -> None:
     ]
     rows = {r.slot: r for r in list_models(MODELS, Tier.CONSTRAINED)}
     assert {s: r.residency for s, r in rows.items()} == {
-        "E1": "resident", "E6": "transient", "E7": "transient", "E12": "transient"
+        "E1": "resident",
+        "E6": "transient",
+        "E7": "transient",
+        "E12": "transient",
     }
     e1 = rows["E1"]
     assert e1.present and e1.name == "multilingual-e5-small-enpt"

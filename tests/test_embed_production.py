@@ -158,8 +158,15 @@ def _raw_catalog() -> dict[str, Any]:
         ({"slot": "E12"}, "role"),
         ({"slot": "E9"}, "slot"),
         ({"files": [{"kind": "onnx", "path": "../m.onnx"}, {"kind": "tokenizer", "path": "t"}]}, "inside"),
-        ({"files": [{"kind": "onnx", "path": "m.onnx", "sha256": "ABC"}, {"kind": "tokenizer", "path": "t"}]},
-         "sha256"),
+        (
+            {
+                "files": [
+                    {"kind": "onnx", "path": "m.onnx", "sha256": "ABC"},
+                    {"kind": "tokenizer", "path": "t"},
+                ]
+            },
+            "sha256",
+        ),
         ({"files": [{"kind": "onnx", "path": "m.onnx"}]}, "exactly one"),
         ({"dim": None}, "dim"),
         ({"normalize": "yes"}, "normalize"),

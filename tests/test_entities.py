@@ -141,7 +141,10 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseTrack]:
 def variant_cases(app: CaseTrack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, CaseStore]]:
     root = tmp_path_factory.mktemp("variants")
     cases = {
-        "Variants": ("en", {"brief_clean.txt": CLEAN_BRIEF, "ocr_exhibit.txt": OCR_EXHIBIT, "near_misses.txt": NEAR_MISSES}),
+        "Variants": (
+            "en",
+            {"brief_clean.txt": CLEAN_BRIEF, "ocr_exhibit.txt": OCR_EXHIBIT, "near_misses.txt": NEAR_MISSES},
+        ),
         "Variantes": ("pt", {"peticao_ocr.txt": PETICAO_OCR, "contestacao.txt": CONTESTACAO}),
     }
     for case, (language, files) in cases.items():
@@ -232,7 +235,9 @@ def test_variant_table(
         for w in where.finditer(str(chunks[m.chunk_id]["text"]))
         if w.start() < m.match_end and m.match_start < w.end()
     }
-    assert over == ({text: kind} if kind else {}), [(m.matched_text, m.kind, m.similarity) for m in result.mentions]
+    assert over == ({text: kind} if kind else {}), [
+        (m.matched_text, m.kind, m.similarity) for m in result.mentions
+    ]
 
 
 def test_no_match_is_an_empty_result(smith: CaseStore) -> None:
@@ -301,7 +306,12 @@ def test_normalisation_units() -> None:
 
 
 def test_citation_words_drop_only_before_numbers() -> None:
-    assert [t[0] for t in tokens("Processo nº 123 no tribunal", citation=True)] == ["processo", "123", "no", "tribunal"]
+    assert [t[0] for t in tokens("Processo nº 123 no tribunal", citation=True)] == [
+        "processo",
+        "123",
+        "no",
+        "tribunal",
+    ]
     assert [t[0] for t in tokens("Section 1983 section", citation=True)] == ["1983", "section"]
 
 

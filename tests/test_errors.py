@@ -8,8 +8,13 @@ from casetrack.errors import CaseNotFoundError, CaseTrackError, Fix, list_docume
 def test_a_fix_renders_as_a_command_and_as_a_tool_call() -> None:
     fix = reopen_fix('Smith "Big" v. Jones')
     assert fix.for_cli() == 'Reopen it first: casetrack case reopen "Smith "Big" v. Jones"'
-    assert fix.for_tool() == 'Reopen it first: set_case_status(case_name="Smith \\"Big\\" v. Jones", status="active")'
-    assert list_documents_fix("Caso Ação").for_tool() == 'List documents: list_documents(case_name="Caso Ação")'
+    assert (
+        fix.for_tool()
+        == 'Reopen it first: set_case_status(case_name="Smith \\"Big\\" v. Jones", status="active")'
+    )
+    assert (
+        list_documents_fix("Caso Ação").for_tool() == 'List documents: list_documents(case_name="Caso Ação")'
+    )
     assert Fix("List cases", "casetrack case list", "list_cases").for_tool() == "List cases: list_cases()"
 
 

@@ -50,8 +50,10 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Base:
 
 def _explain(trial: Trial) -> str:
     shown = [*trial.steps, trial.repair, trial.final]
-    lines = [f"{trial.fault} {trial.target}: lost {trial.lost} (expected {trial.expected_lost}), "
-             f"unsearchable {trial.unsearchable}"]
+    lines = [
+        f"{trial.fault} {trial.target}: lost {trial.lost} (expected {trial.expected_lost}), "
+        f"unsearchable {trial.unsearchable}"
+    ]
     lines += [f"  {s.command[:40]!r} -> {s.exit_code} clean={s.clean}: {s.message[:300]}" for s in shown]
     return "\n".join(lines)
 
@@ -108,10 +110,15 @@ def crash_base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Pat
     root = tmp_path_factory.mktemp("crash")
     files = _corpus(root / "docs", 4)
     home = root / "home"
-    subprocess.run(_casetrack(home, "case", "create", CASE, "--language", "pt"), check=True, env=ENV,
-                   capture_output=True)
-    subprocess.run(_casetrack(home, "ingest-folder", "--case", CASE, str(files[0].parent)), check=True, env=ENV,
-                   capture_output=True)
+    subprocess.run(
+        _casetrack(home, "case", "create", CASE, "--language", "pt"), check=True, env=ENV, capture_output=True
+    )
+    subprocess.run(
+        _casetrack(home, "ingest-folder", "--case", CASE, str(files[0].parent)),
+        check=True,
+        env=ENV,
+        capture_output=True,
+    )
     return home, files
 
 
@@ -126,8 +133,9 @@ KILLS = int(os.environ.get("CASETRACK_FAULT_KILLS", "2"))
 
 
 @pytest.mark.parametrize("operation", ["ingest", "delete", "reembed", "compaction"])
-def test_kill_9_during_every_write_loses_nothing(crash_base: tuple[Path, list[Path]], tmp_path: Path,
-                                                 operation: str) -> None:
+def test_kill_9_during_every_write_loses_nothing(
+    crash_base: tuple[Path, list[Path]], tmp_path: Path, operation: str
+) -> None:
     from tests.cli_runner import run_json
 
     base_home, files = crash_base
@@ -139,8 +147,9 @@ def test_kill_9_during_every_write_loses_nothing(crash_base: tuple[Path, list[Pa
     for trial in range(KILLS):
         home = tmp_path / f"home{trial}"
         shutil.copytree(base_home, home)
-        proc = subprocess.Popen(_commands(home, files)[operation], env=ENV, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            _commands(home, files)[operation], env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         time.sleep(rng.uniform(full * 0.3, full * 0.95))  # most of the time before is Python starting up
         proc.send_signal(signal.SIGKILL)
         proc.wait()
@@ -149,5 +158,8 @@ def test_kill_9_during_every_write_loses_nothing(crash_base: tuple[Path, list[Pa
         assert report["healthy"], report
         kept = {d["name"] for d in run_json("--data-dir", str(home), "documents", "list", "--case", CASE)}
         allowed: Callable[[set[str]], bool] = (
-            (lambda k: k in (names, names - {files[1].name})) if operation == "delete" else (lambda k: k == names))
+            (lambda k: k in (names, names - {files[1].name}))
+            if operation == "delete"
+            else (lambda k: k == names)
+        )
         assert allowed(kept), f"{operation} killed: {sorted(kept)} of {sorted(names)} ({count} committed)"

@@ -31,8 +31,14 @@ HOUR_AGO = time.time() - 3600
 def chunk_rows(texts: list[str], dim: int = 8) -> pa.Table:
     """Chunk rows as ingest writes them (every column of the schema; vectors random)."""
     n = len(texts)
-    given: dict[str, list[Any]] = {"chunk_id": [""] * n, "doc_id": [""] * n, "gen": [0] * n, "seq": list(range(n)),
-                                   "text": texts, "extraction_method": ["native"] * n}
+    given: dict[str, list[Any]] = {
+        "chunk_id": [""] * n,
+        "doc_id": [""] * n,
+        "gen": [0] * n,
+        "seq": list(range(n)),
+        "text": texts,
+        "extraction_method": ["native"] * n,
+    }
     schema = chunk_schema(dim)
     arrays = [pa.array(given.get(f.name, [None] * n), f.type) for f in schema if f.name != "vector"]
     vecs = np.random.default_rng(0).standard_normal((n, dim)).astype(np.float32)
@@ -40,7 +46,9 @@ def chunk_rows(texts: list[str], dim: int = 8) -> pa.Table:
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
-def put(folder: Path, name: str, source: Path | None = None, text: str | None = None, aged: bool = True) -> Path:
+def put(
+    folder: Path, name: str, source: Path | None = None, text: str | None = None, aged: bool = True
+) -> Path:
     path = folder / name
     path.parent.mkdir(parents=True, exist_ok=True)
     if source is not None:
@@ -52,9 +60,21 @@ def put(folder: Path, name: str, source: Path | None = None, text: str | None = 
     return path
 
 
-def entry(path: Path, doc_id: str, sha: str | None = None, name: str | None = None, **meta: Any) -> JournalEntry:
-    return JournalEntry(doc_id, name or path.name, str(path.resolve()), sha or sha256_file(path), DocState.COMMITTED,
-                        1, None, None, 1, json.dumps(meta))
+def entry(
+    path: Path, doc_id: str, sha: str | None = None, name: str | None = None, **meta: Any
+) -> JournalEntry:
+    return JournalEntry(
+        doc_id,
+        name or path.name,
+        str(path.resolve()),
+        sha or sha256_file(path),
+        DocState.COMMITTED,
+        1,
+        None,
+        None,
+        1,
+        json.dumps(meta),
+    )
 
 
 @pytest.fixture
@@ -102,8 +122,12 @@ def test_change_rename_delete_copy_and_partial_copy_are_told_apart(folder: Path,
 def test_an_unsupported_file_remembered_is_listed_not_tried_again_until_it_changes(folder: Path) -> None:
     sheet = put(folder, "damages.xlsx", text="PK not really")
     st = sheet.stat()
-    record = FolderRecord(path=str(folder.resolve()), recursive=False,
-                          unsupported={str(sheet.resolve()): [st.st_size, st.st_mtime_ns]}, mailboxes={})
+    record = FolderRecord(
+        path=str(folder.resolve()),
+        recursive=False,
+        unsupported={str(sheet.resolve()): [st.st_size, st.st_mtime_ns]},
+        mailboxes={},
+    )
     plan = plan_sync(folder, False, [], record)
     assert [f.name for f in plan.unsupported] == ["damages.xlsx"]
     assert "damages.xlsx" not in [f.name for f in plan.add]
@@ -116,24 +140,42 @@ def test_attachments_follow_their_email_and_are_never_removed_on_their_own(folde
     email = entry(mail, "d-mail")
     link = {"document_id": "d-mail", "name": "contract.eml", "key": "hosting.pdf"}
     attached = entry(mail, "d-att", sha="f" * 64, name="contract.eml › hosting.pdf", attachment_of=link)
-    inner = entry(mail, "d-inner", sha="e" * 64, name="contract.eml › fwd.eml › a.pdf",
-                  attachment_of={"document_id": "d-att", "name": "x", "key": "a.pdf"})
+    inner = entry(
+        mail,
+        "d-inner",
+        sha="e" * 64,
+        name="contract.eml › fwd.eml › a.pdf",
+        attachment_of={"document_id": "d-att", "name": "x", "key": "a.pdf"},
+    )
     docs = [email, attached, inner]
     plan = plan_sync(folder, False, docs)
     assert not plan.remove and [f.name for f in plan.unchanged if f.name == "contract.eml"]
     mail.unlink()
     plan = plan_sync(folder, False, docs)
     assert [(r.document_ids, r.documents) for r in plan.remove] == [
-        (("d-mail",), ("contract.eml › fwd.eml › a.pdf", "contract.eml › hosting.pdf", "contract.eml"))]
+        (("d-mail",), ("contract.eml › fwd.eml › a.pdf", "contract.eml › hosting.pdf", "contract.eml"))
+    ]
     assert plan.to_json()["counts"]["remove_documents"] == 3
 
 
 def test_a_mailbox_is_matched_by_its_remembered_hash(folder: Path) -> None:
     box = put(folder, "Inbox.mbox", text="From a@b.c Mon Jan  1 00:00:00 2024\nSubject: hi\n\nbody\n")
-    messages = [entry(box, f"m{i}", sha=str(i) * 64, name=f"Inbox.mbox › 2024-01-0{i} hi",
-                      mailbox={"path": str(box.resolve()), "key": str(i)}) for i in (1, 2)]
-    record = FolderRecord(path=str(folder.resolve()), recursive=False, unsupported={},
-                          mailboxes={str(box.resolve()): sha256_file(box)})
+    messages = [
+        entry(
+            box,
+            f"m{i}",
+            sha=str(i) * 64,
+            name=f"Inbox.mbox › 2024-01-0{i} hi",
+            mailbox={"path": str(box.resolve()), "key": str(i)},
+        )
+        for i in (1, 2)
+    ]
+    record = FolderRecord(
+        path=str(folder.resolve()),
+        recursive=False,
+        unsupported={},
+        mailboxes={str(box.resolve()): sha256_file(box)},
+    )
     assert [f.name for f in plan_sync(folder, False, messages, record).unchanged if f.name == "Inbox.mbox"]
     assert [c.file.name for c in plan_sync(folder, False, messages, None).update] == ["Inbox.mbox"]
     box.unlink()
@@ -174,16 +216,29 @@ def test_rename_changes_the_name_and_path_only(tmp_path: Path) -> None:
     rec = reg.create("Rename case")
     store = CaseStore(rec, reg.case_dir(rec.id))
     store.lock.acquire()
-    row = {"name": "a.txt", "source_path": "/x/a.txt", "sha256": "sha-a", "file_type": "text", "chunk_count": 2,
-           "legal": {"doc_type": "other"}}
-    gen = store.commit_document("d1", "a.txt", "/x/a.txt", "sha-a", chunk_rows(["alpha one", "beta two"]), row)
+    row = {
+        "name": "a.txt",
+        "source_path": "/x/a.txt",
+        "sha256": "sha-a",
+        "file_type": "text",
+        "chunk_count": 2,
+        "legal": {"doc_type": "other"},
+    }
+    gen = store.commit_document(
+        "d1", "a.txt", "/x/a.txt", "sha-a", chunk_rows(["alpha one", "beta two"]), row
+    )
     chunks_version = store.lance.table(CHUNKS).version
     started = time.perf_counter()
     store.rename_document("d1", "b.txt", "/y/b.txt")
     took = time.perf_counter() - started
     e = store.journal.get("d1")
     assert e is not None and (e.name, e.source_path, e.gen, e.meta["name"], e.meta["source_path"]) == (
-        "b.txt", "/y/b.txt", gen, "b.txt", "/y/b.txt")
+        "b.txt",
+        "/y/b.txt",
+        gen,
+        "b.txt",
+        "/y/b.txt",
+    )
     assert store.lance.table(CHUNKS).version == chunks_version
     row = store.lance.table(DOCUMENTS).search().where("doc_id = 'd1'").to_arrow().to_pylist()[0]
     assert (row["name"], row["source_path"], row["gen"]) == ("b.txt", "/y/b.txt", gen)

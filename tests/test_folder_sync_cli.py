@@ -28,16 +28,22 @@ from tests.conftest import DATA, require
 RAW = DATA / "lener_br/raw_text"
 DOCX = DATA / "docx/python-docx_tests/blk-paras-and-tables.docx"
 HOUR_AGO = time.time() - 3600
-QUERIES = ["recurso de revista adicional de insalubridade", "portaria delegação de competência",
-           "apelação cível danos morais"]
+QUERIES = [
+    "recurso de revista adicional de insalubridade",
+    "portaria delegação de competência",
+    "apelação cível danos morais",
+]
 
 
 def workbook() -> bytes:
     """Just enough of an .xlsx for CaseTrack to recognise a spreadsheet (and refuse it)."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
-        z.writestr("[Content_Types].xml", '<Types><Override ContentType="application/vnd.openxmlformats-'
-                                          'officedocument.spreadsheetml.sheet.main+xml"/></Types>')
+        z.writestr(
+            "[Content_Types].xml",
+            '<Types><Override ContentType="application/vnd.openxmlformats-'
+            'officedocument.spreadsheetml.sheet.main+xml"/></Types>',
+        )
         z.writestr("xl/workbook.xml", "<workbook/>")
     return buf.getvalue()
 
@@ -64,8 +70,17 @@ def names(case: str) -> set[str]:
 
 def top(case: str, query: str) -> list[tuple[Any, ...]]:
     hits = run_json("search", "--case", case, query, "--top-k", "5")["results"]
-    return [(h["source"]["document"], h["source"]["page"], h["source"]["paragraph_start"], h["source"]["line_start"],
-             h["source"]["line_end"], h["score"]) for h in hits]
+    return [
+        (
+            h["source"]["document"],
+            h["source"]["page"],
+            h["source"]["paragraph_start"],
+            h["source"]["line_start"],
+            h["source"]["line_end"],
+            h["score"],
+        )
+        for h in hits
+    ]
 
 
 def test_dry_run_changes_nothing_and_sync_needs_a_folder(tmp_path: Path) -> None:
@@ -113,12 +128,16 @@ def test_scripted_session_ends_equal_to_the_folder_and_to_a_fresh_ingest(tmp_pat
 
     first = sync_json("ingest-folder", "--case", "Mirror", str(folder), "--sync", code=3)  # the .xlsx, once
     assert first["folders"][0]["summary"]["ingested"] == 4
-    port_id = {d["name"]: d["document_id"] for d in run_json("documents", "list", "--case", "Mirror")}["Port77DF.txt"]
+    port_id = {d["name"]: d["document_id"] for d in run_json("documents", "list", "--case", "Mirror")}[
+        "Port77DF.txt"
+    ]
 
     (folder / "Port77DF.txt").rename(folder / "Portaria 77 de 2017.txt")  # renamed
     rr = folder / "RR474820145230056.txt"
-    rr.write_text(rr.read_text(encoding="utf-8") + "\nApelação cível: danos morais arbitrados em primeiro grau.\n",
-                  encoding="utf-8")  # changed
+    rr.write_text(
+        rr.read_text(encoding="utf-8") + "\nApelação cível: danos morais arbitrados em primeiro grau.\n",
+        encoding="utf-8",
+    )  # changed
     aged(rr)
     (folder / "INSTRUCAOON06043378120186000000.txt").unlink()  # deleted
     copy(RAW / "20150110436469APC.txt", folder / "apelacao.txt")  # added
@@ -127,7 +146,9 @@ def test_scripted_session_ends_equal_to_the_folder_and_to_a_fresh_ingest(tmp_pat
 
     out = sync_json("sync", "--case", "Mirror", "--settle", "60")["folders"][0]
     plan = out["plan"]
-    assert [(c["document"], c["name"]) for c in plan["rename"]] == [("Port77DF.txt", "Portaria 77 de 2017.txt")]
+    assert [(c["document"], c["name"]) for c in plan["rename"]] == [
+        ("Port77DF.txt", "Portaria 77 de 2017.txt")
+    ]
     assert [c["name"] for c in plan["update"]] == ["RR474820145230056.txt"]
     assert [r["documents"] for r in plan["remove"]] == [["INSTRUCAOON06043378120186000000.txt"]]
     assert [f["name"] for f in plan["add"]] == ["apelacao.txt"]
@@ -136,7 +157,9 @@ def test_scripted_session_ends_equal_to_the_folder_and_to_a_fresh_ingest(tmp_pat
     assert out["removed"] == ["INSTRUCAOON06043378120186000000.txt"]
     assert out["renamed"] == [{"from": "Port77DF.txt", "to": "Portaria 77 de 2017.txt"}]
     assert sorted((f["name"], f["status"]) for f in out["files"]) == [
-        ("RR474820145230056.txt", "replaced"), ("apelacao.txt", "ingested")]  # the renamed file: not ingested
+        ("RR474820145230056.txt", "replaced"),
+        ("apelacao.txt", "ingested"),
+    ]  # the renamed file: not ingested
     docs = {d["name"]: d for d in run_json("documents", "list", "--case", "Mirror")}
     assert docs["Portaria 77 de 2017.txt"]["document_id"] == port_id  # the same document, not embedded again
     hits = run_json("search", "--case", "Mirror", "portaria 77", "--top-k", "3")["results"]
@@ -158,10 +181,23 @@ def test_scripted_session_ends_equal_to_the_folder_and_to_a_fresh_ingest(tmp_pat
         # Fused scores (1/(60 + rank) per list) agree to one rank step of one list: the keyword index
         # counts the replaced file's old entries in its term statistics until tantivy merges their
         # segment, as after any re-ingest (measured: 0.046511 vs 0.046724; equal once rebuilt).
-        assert all(abs(a[5] - b[5]) < 1e-3 for a, b in zip(mirror, fresh, strict=True)), (query, mirror, fresh)
+        assert all(abs(a[5] - b[5]) < 1e-3 for a, b in zip(mirror, fresh, strict=True)), (
+            query,
+            mirror,
+            fresh,
+        )
     assert sync_json("sync", "--case", "Mirror", "--dry-run")["folders"][0]["plan"]["counts"] == {
-        "add": 0, "update": 0, "rename": 0, "remove": 0, "remove_documents": 0, "unchanged": 5, "duplicate": 0,
-        "unsupported": 1, "in_progress": 0, "skipped": 0}
+        "add": 0,
+        "update": 0,
+        "rename": 0,
+        "remove": 0,
+        "remove_documents": 0,
+        "unchanged": 5,
+        "duplicate": 0,
+        "unsupported": 1,
+        "in_progress": 0,
+        "skipped": 0,
+    }
 
 
 class _Lines:
@@ -188,9 +224,25 @@ def test_watch_ingests_a_file_once_it_stops_changing_and_stops_on_ctrl_c(tmp_pat
     copy(RAW / "Port77DF.txt", folder / "Port77DF.txt")
     run("case", "create", "Watched", "--language", "pt")
     env = {**os.environ, "CASETRACK_CLI_DAEMON": "never"}
-    proc = subprocess.Popen([sys.executable, "-m", "casetrack", "watch", "--case", "Watched", str(folder),
-                             "--interval", "0.5", "--settle", "10"], env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "casetrack",
+            "watch",
+            "--case",
+            "Watched",
+            str(folder),
+            "--interval",
+            "0.5",
+            "--settle",
+            "10",
+        ],
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         out, err = _Lines(proc.stdout), _Lines(proc.stderr)
         err.wait_for("Watching", 60)
@@ -200,7 +252,7 @@ def test_watch_ingests_a_file_once_it_stops_changing_and_stops_on_ctrl_c(tmp_pat
             f.write(text[: len(text) // 2])
             f.flush()
             out.wait_for("landing.txt: still being copied", 30)
-            f.write(text[len(text) // 2:])
+            f.write(text[len(text) // 2 :])
         out.wait_for("landing.txt: ingested", 180)
         (folder / "Port77DF.txt").unlink()  # without --sync, nothing leaves the case
         time.sleep(2.0)
@@ -221,11 +273,19 @@ def test_an_email_renamed_takes_its_attachments_along_and_they_go_with_it(tmp_pa
     folder = tmp_path / "mail"
     folder.mkdir()
     message = EmailMessage()
-    message["From"], message["To"], message["Subject"] = "alice@firm.com", "bob@client.com", "Notes for the hearing"
+    message["From"], message["To"], message["Subject"] = (
+        "alice@firm.com",
+        "bob@client.com",
+        "Notes for the hearing",
+    )
     message["Date"] = "Mon, 04 Mar 2024 10:15:00 -0500"
     message.set_content("Bob,\n\nThe notes for the hearing are attached.\n\nAlice\n")
-    message.add_attachment(require(DOCX).read_bytes(), maintype="application",
-                           subtype="vnd.openxmlformats-officedocument.wordprocessingml.document", filename="notes.docx")
+    message.add_attachment(
+        require(DOCX).read_bytes(),
+        maintype="application",
+        subtype="vnd.openxmlformats-officedocument.wordprocessingml.document",
+        filename="notes.docx",
+    )
     (folder / "hearing.eml").write_bytes(message.as_bytes())
     aged(folder / "hearing.eml")
     copy(RAW / "Port77DF.txt", folder / "Port77DF.txt")
@@ -239,14 +299,17 @@ def test_an_email_renamed_takes_its_attachments_along_and_they_go_with_it(tmp_pa
     docs = {d["name"]: d for d in run_json("documents", "list", "--case", "Mail")}
     assert set(docs) == {"2024-03-04 hearing.eml", "2024-03-04 hearing.eml › notes.docx", "Port77DF.txt"}
     email, attached = docs["2024-03-04 hearing.eml"], docs["2024-03-04 hearing.eml › notes.docx"]
-    assert attached["source_path"] == email["source_path"] == str((folder / "2024-03-04 hearing.eml").resolve())
+    assert (
+        attached["source_path"] == email["source_path"] == str((folder / "2024-03-04 hearing.eml").resolve())
+    )
     assert attached["attachment_of"]["name"] == "2024-03-04 hearing.eml"
     assert email["attachments"] == [{"document_id": attached["document_id"], "name": attached["name"]}]
 
     (folder / "2024-03-04 hearing.eml").unlink()
     out = sync_json("sync", "--case", "Mail")["folders"][0]
     assert [r["documents"] for r in out["plan"]["remove"]] == [
-        ["2024-03-04 hearing.eml › notes.docx", "2024-03-04 hearing.eml"]]
+        ["2024-03-04 hearing.eml › notes.docx", "2024-03-04 hearing.eml"]
+    ]
     assert names("Mail") == {"Port77DF.txt"}
     (folder / "Port77DF.txt").unlink()  # an empty folder looks like an unplugged drive: nothing removed
     emptied = run("sync", "--case", "Mail", "--json", ok=False)
@@ -277,7 +340,9 @@ def test_with_the_daemon_running_the_files_go_to_it_and_the_moves_wait_for_it(tm
         assert again.returncode == 0, again.stderr
         out = json.loads(again.stdout)["folders"][0]
         assert out["renamed"] == [{"from": "Port77DF.txt", "to": "Portaria.txt"}]
-        assert out["removed"] == ["RR474820145230056.txt"] and [f["name"] for f in out["files"]] == ["instrucao.txt"]
+        assert out["removed"] == ["RR474820145230056.txt"] and [f["name"] for f in out["files"]] == [
+            "instrucao.txt"
+        ]
         listed = casetrack(home, "documents", "list", "--case", "Daemon", "--json")
         assert {d["name"] for d in json.loads(listed.stdout)} == {"Portaria.txt", "instrucao.txt"}
 
@@ -305,14 +370,27 @@ def test_sync_report_lists_what_was_ingested_removed_renamed_and_skipped(tmp_pat
     assert {f: r["Status"] for f, r in rows.items()} == {
         "RR474820145230056.txt": "removed (file gone from the folder)",
         "Portaria.txt": "renamed (same content, not read again)",
-        "damages.xlsx": "skipped", "instrucao.txt": "ingested"}
+        "damages.xlsx": "skipped",
+        "instrucao.txt": "ingested",
+    }
     assert rows["Portaria.txt"]["Notes"] == "was Port77DF.txt"
     assert rows["instrucao.txt"]["Path"] == str((folder / "instrucao.txt").resolve())
-    dry = run("ingest-folder", "--case", "Report", str(folder), "--sync", "--dry-run", "--report", str(tmp_path / "d.csv"))
+    dry = run(
+        "ingest-folder",
+        "--case",
+        "Report",
+        str(folder),
+        "--sync",
+        "--dry-run",
+        "--report",
+        str(tmp_path / "d.csv"),
+    )
     assert "No QC report with --dry-run" in dry.stderr and not (tmp_path / "d.csv").exists()
 
 
-def test_watch_json_prints_a_line_per_look_that_did_something(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_watch_json_prints_a_line_per_look_that_did_something(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from casetrack.cli import sync_cmds
 
     folder = tmp_path / "inbox"
@@ -333,10 +411,23 @@ def test_watch_json_prints_a_line_per_look_that_did_something(tmp_path: Path, mo
             raise KeyboardInterrupt
 
     monkeypatch.setattr(sync_cmds.time, "sleep", sleep)
-    result = run("watch", "--case", "Watched", str(folder), "--interval", "0.37", "--settle", "0", "--json",
-                 env={"CASETRACK_CLI_DAEMON": "never"})
+    result = run(
+        "watch",
+        "--case",
+        "Watched",
+        str(folder),
+        "--interval",
+        "0.37",
+        "--settle",
+        "0",
+        "--json",
+        env={"CASETRACK_CLI_DAEMON": "never"},
+    )
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [[f["name"] for f in line["files"]] for line in lines] == [["minuta.txt"], []]
     assert lines[0]["files"][0]["status"] == "ingested" and lines[0]["summary"]["ingested"] == 1
-    assert lines[1]["renamed"] == [{"from": "minuta.txt", "to": "minuta final.txt"}] and lines[1]["removed"] == []
+    assert (
+        lines[1]["renamed"] == [{"from": "minuta.txt", "to": "minuta final.txt"}]
+        and lines[1]["removed"] == []
+    )
     assert "Stopped watching." in result.stderr

@@ -40,8 +40,10 @@ def zip_bomb(path: Path, gigabytes: int = 3) -> Path:
         z.writestr("[Content_Types].xml", _CONTENT_TYPES)
         z.writestr("_rels/.rels", _RELS)
         with z.open("word/document.xml", "w", force_zip64=True) as f:
-            f.write(b'<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/'
-                    b'wordprocessingml/2006/main"><w:body>')
+            f.write(
+                b'<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/'
+                b'wordprocessingml/2006/main"><w:body>'
+            )
             block = (b"<w:p><w:r><w:t>" + b"A" * 1000 + b"</w:t></w:r></w:p>") * 1000
             for _ in range(gigabytes * 1000):
                 f.write(block)
@@ -54,13 +56,26 @@ def test_a_zip_bomb_fails_alone_and_the_batch_lands(tmp_path: Path) -> None:
     folder.mkdir()
     zip_bomb(folder / "bomb.docx")
     (folder / "note.txt").write_text("A short note about the lease renewal.", encoding="utf-8")
-    base = [sys.executable, "-m", "casetrack", "--data-dir", str(tmp_path / "home"), "--models-dir", str(MODELS)]
+    base = [
+        sys.executable,
+        "-m",
+        "casetrack",
+        "--data-dir",
+        str(tmp_path / "home"),
+        "--models-dir",
+        str(MODELS),
+    ]
     env = {**os.environ, "LANCEDB_LOG": "error"}
     subprocess.run([*base, "case", "create", "Hostile"], check=True, env=env, capture_output=True)
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     started = time.monotonic()
-    done = subprocess.run([*base, "ingest-folder", "--case", "Hostile", str(folder), "--json"], env=env,
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [*base, "ingest-folder", "--case", "Hostile", str(folder), "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     elapsed = time.monotonic() - started
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # the CLI and its parse process, at most
     assert done.returncode == 3, done.stderr[-2000:]
@@ -70,4 +85,6 @@ def test_a_zip_bomb_fails_alone_and_the_batch_lands(tmp_path: Path) -> None:
     assert bomb["status"] == "error" and "needs more memory to read than CaseTrack allows" in bomb["error"]
     assert "Split the document" in bomb["hint"]
     assert elapsed < 300
-    assert max(peak_kb, before) * 1024 < MEMORY_LIMIT_BYTES + 512 * 2**20  # the cap held (plus the interpreter)
+    assert (
+        max(peak_kb, before) * 1024 < MEMORY_LIMIT_BYTES + 512 * 2**20
+    )  # the cap held (plus the interpreter)

@@ -67,15 +67,27 @@ def test_every_chunk_gets_every_installed_embedding(tmp_path: Path, files: list[
     rows = chunk_table(app, "Lease")
     n = len(rows["chunk_id"])
     assert n == 2
-    for column in ("vector", lt.E7_VECTOR, lt.SPARSE_IDS, lt.SPARSE_VALUES, lt.LATE_VECTORS, lt.LATE_COUNT,
-                   lt.WINDOW_VECTORS):
+    for column in (
+        "vector",
+        lt.E7_VECTOR,
+        lt.SPARSE_IDS,
+        lt.SPARSE_VALUES,
+        lt.LATE_VECTORS,
+        lt.LATE_COUNT,
+        lt.WINDOW_VECTORS,
+    ):
         assert all(v is not None for v in rows[column]), column
     # The lease has four sentences: two windows of E1 vectors; the two-sentence policy has none.
-    windows = {text[:9]: unpack_windows(blob, 384) for text, blob in zip(rows["text"], rows[lt.WINDOW_VECTORS],
-                                                                           strict=True)}
+    windows = {
+        text[:9]: unpack_windows(blob, 384)
+        for text, blob in zip(rows["text"], rows[lt.WINDOW_VECTORS], strict=True)
+    }
     assert windows["The tenan"].shape == (2, 384) and windows["Employees"].shape == (0, 384)
     assert np.allclose(np.linalg.norm(windows["The tenan"], axis=1), 1.0, atol=1e-2)
-    assert all(len(ids) == len(vals) > 0 for ids, vals in zip(rows[lt.SPARSE_IDS], rows[lt.SPARSE_VALUES], strict=True))
+    assert all(
+        len(ids) == len(vals) > 0
+        for ids, vals in zip(rows[lt.SPARSE_IDS], rows[lt.SPARSE_VALUES], strict=True)
+    )
     for blob, count in zip(rows[lt.LATE_VECTORS], rows[lt.LATE_COUNT], strict=True):
         tokens = decode_tokens(blob, count, 384, DEFAULT_CODEC)
         assert tokens.shape == (count, 384) and count > 5
@@ -101,8 +113,22 @@ def test_constrained_mode_searches_with_bm25_and_e1_and_says_what_it_skipped(
 
     # The same through the CLI flag, as a user would run it.
     home = tmp_path / "home"
-    cmd = [sys.executable, "-m", "casetrack", "--data-dir", str(home), "--models-dir", str(MODELS),
-           "--memory-mode", "constrained", "search", "--case", "Lease", "terminate lease", "--json"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "casetrack",
+        "--data-dir",
+        str(home),
+        "--models-dir",
+        str(MODELS),
+        "--memory-mode",
+        "constrained",
+        "search",
+        "--case",
+        "Lease",
+        "terminate lease",
+        "--json",
+    ]
     out = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
     assert out["stages_used"] == ["bm25", "dense", "dense_windows", "rrf", "boost"]
     assert sorted(out["stages_skipped"]) == ["E12", "E6", "E7"]
@@ -160,7 +186,15 @@ def test_a_swapped_model_is_refused_at_ingest_skipped_in_search_and_fixed_by_ree
     report = other.reembed("Lease")
     assert report.reembedded[0]["slots"] == ["E1"]
     assert other.status("Lease")["case"]["mismatched"] == {}
-    assert other.search("Lease", "terminate the lease").stages_used == ["bm25", "dense", "dense_windows", "sparse", "e7", "rrf", "boost"]
+    assert other.search("Lease", "terminate the lease").stages_used == [
+        "bm25",
+        "dense",
+        "dense_windows",
+        "sparse",
+        "e7",
+        "rrf",
+        "boost",
+    ]
     assert [r.status for r in other.ingest("Lease", files[1:])] == ["ingested"]
 
 
@@ -199,7 +233,9 @@ def test_reembed_leaves_the_case_compacted(tmp_path: Path) -> None:
     paths = []
     for i in range(lt.MAX_SMALL_FRAGMENTS + 2):
         path = tmp_path / f"note-{i}.txt"
-        path.write_text(f"Memo {i}. The deposit of ${i},000 is due. Notice goes to the landlord. Keys are returned.")
+        path.write_text(
+            f"Memo {i}. The deposit of ${i},000 is due. Notice goes to the landlord. Keys are returned."
+        )
         paths.append(path)
     assert all(r.status == "ingested" for r in app.ingest("Many", paths))
     store = app.open_case("Many")

@@ -61,7 +61,7 @@ class _Scanner:
         """Code up to the `)` that closes a `$(` (closer) or the end; nested brackets counted."""
         depth, src = 0, self.src
         while self.pos < len(src):
-            ch, two = src[self.pos], src[self.pos:self.pos + 2]
+            ch, two = src[self.pos], src[self.pos : self.pos + 2]
             if closer and ch == closer and depth == 0:
                 return
             if two == "<#":
@@ -72,14 +72,14 @@ class _Scanner:
             elif ch == "#":
                 end = src.find("\n", self.pos)
                 self.pos = len(src) if end < 0 else end
-            elif two in ("@'", '@"') and src[self.pos + 2:self.pos + 3] in ("\n", "\r"):
+            elif two in ("@'", '@"') and src[self.pos + 2 : self.pos + 3] in ("\n", "\r"):
                 self.here_string(two[1])
             elif ch == "'":
                 self.single_quoted()
             elif ch == '"':
                 self.double_quoted()
             elif ch == "`":
-                self.code.append(src[self.pos:self.pos + 2])
+                self.code.append(src[self.pos : self.pos + 2])
                 self.pos += 2
             else:
                 if closer and ch == "(":
@@ -93,13 +93,13 @@ class _Scanner:
         start, src = self.pos, self.src
         self.pos += 1
         while self.pos < len(src):
-            if src[self.pos] == "'" and src[self.pos + 1:self.pos + 2] == "'":
+            if src[self.pos] == "'" and src[self.pos + 1 : self.pos + 2] == "'":
                 self.pos += 2
             elif src[self.pos] == "'":
                 break
             else:
                 self.pos += 1
-        content = src[start + 1:self.pos]
+        content = src[start + 1 : self.pos]
         self.out.strings.append(("'", content.replace("''", "'"), _line(src, start)))
         self.code.append("'" + re.sub(r"[^\n]", " ", content) + "'")
         self.pos += 1
@@ -113,14 +113,14 @@ class _Scanner:
         while self.pos < len(src):
             ch = src[self.pos]
             if ch == "`":
-                content.append(src[self.pos:self.pos + 2])
+                content.append(src[self.pos : self.pos + 2])
                 self.pos += 2
-            elif ch == '"' and src[self.pos + 1:self.pos + 2] == '"':
+            elif ch == '"' and src[self.pos + 1 : self.pos + 2] == '"':
                 content.append('""')
                 self.pos += 2
             elif ch == '"':
                 break
-            elif src[self.pos:self.pos + 2] == "$(":
+            elif src[self.pos : self.pos + 2] == "$(":
                 content.append("$(...)")
                 self.code.append("$(")
                 self.pos += 2
@@ -139,7 +139,7 @@ class _Scanner:
         start, src = self.pos, self.src
         end = src.find("\n" + quote + "@", self.pos)
         end = len(src) if end < 0 else end
-        self.out.strings.append((quote, src[self.pos + 3:end], _line(src, start)))
+        self.out.strings.append((quote, src[self.pos + 3 : end], _line(src, start)))
         self.code.append("@" + quote + "\n" * src.count("\n", self.pos, end) + "\n" + quote + "@")
         self.pos = end + 3
 
@@ -187,9 +187,11 @@ def strings_of(scanned: Scanned) -> str:
 
 
 def test_the_scanner_tells_code_from_strings_and_comments() -> None:
-    sample = ("$a = 'it''s (' # a comment with {\n"
-              '$b = "x $(Join-Path $a "c(") y `" {"\n'
-              "<# block ( #>\n$c = @'\n  ( {\n'@\nif ($a) { $b }\n")
+    sample = (
+        "$a = 'it''s (' # a comment with {\n"
+        '$b = "x $(Join-Path $a "c(") y `" {"\n'
+        "<# block ( #>\n$c = @'\n  ( {\n'@\nif ($a) { $b }\n"
+    )
     found = scan(sample)
     assert unbalanced(found.code) == []
     assert [s[1] for s in found.strings] == ["it's (", "c(", 'x $(...) y `" {', "  ( {"]
@@ -225,7 +227,7 @@ def test_it_parses_with_the_powershell_grammar(source: str) -> None:
     while stack:
         node = stack.pop()
         if node.is_error or node.is_missing:
-            errors.append((node.start_point[0] + 1, source.encode()[node.start_byte:node.end_byte][:60]))
+            errors.append((node.start_point[0] + 1, source.encode()[node.start_byte : node.end_byte][:60]))
         stack.extend(node.children)
     assert errors == []
 
@@ -234,10 +236,13 @@ def test_windows_powershell_51_code_and_no_bash(scanned: Scanned, source: str) -
     code = scanned.code
     assert source.splitlines()[:20].count("#Requires -Version 5.1") == 1
     for pattern, what in [
-        (r"&&|\|\|", "&& and || (PowerShell 7 only)"), (r"\?\?|\?\.", "?? and ?. (PowerShell 7 only)"),
-        (r"/dev/null|>&2|2>/", "POSIX redirections"), (r"\$\{\w+:-", "${X:-default}"),
+        (r"&&|\|\|", "&& and || (PowerShell 7 only)"),
+        (r"\?\?|\?\.", "?? and ?. (PowerShell 7 only)"),
+        (r"/dev/null|>&2|2>/", "POSIX redirections"),
+        (r"\$\{\w+:-", "${X:-default}"),
         (r"(?<![\w$-])(fi|then|elif|esac|done|export|source|local|echo)\b", "bash keywords and echo"),
-        (r"\[\[|\[ -[a-z] ", "test brackets"), (r"-AdditionalChildPath|\$IsWindows", "PowerShell 6+ names"),
+        (r"\[\[|\[ -[a-z] ", "test brackets"),
+        (r"-AdditionalChildPath|\$IsWindows", "PowerShell 6+ names"),
     ]:
         hits = sorted({_line(code, m.start()) for m in re.finditer(pattern, code)})
         assert hits == [], f"{what} on lines {hits}"
@@ -248,18 +253,41 @@ def test_stop_on_errors_is_set_before_anything_runs(source: str) -> None:
     stop = source.index("\n$ErrorActionPreference = 'Stop'\n")
     assert stop < source.index("\nfunction ")
     assert source.count("$ErrorActionPreference = 'Stop'") == 2  # and again after the demo
-    assert "\n$PSNativeCommandUseErrorActionPreference = $false\n" in source[:source.index("\nfunction ")]
+    assert "\n$PSNativeCommandUseErrorActionPreference = $false\n" in source[: source.index("\nfunction ")]
 
 
 # -- names --------------------------------------------------------------------------------------------
 
 BUILTIN_COMMANDS = {
-    "Write-Host", "Get-Command", "Test-Path", "Join-Path", "Split-Path", "Resolve-Path", "Remove-Item",
-    "Move-Item", "Get-ChildItem", "Where-Object", "ForEach-Object", "Select-Object", "Out-Null", "Out-Host",
-    "New-Object", "Get-Date", "Push-Location", "Pop-Location",
+    "Write-Host",
+    "Get-Command",
+    "Test-Path",
+    "Join-Path",
+    "Split-Path",
+    "Resolve-Path",
+    "Remove-Item",
+    "Move-Item",
+    "Get-ChildItem",
+    "Where-Object",
+    "ForEach-Object",
+    "Select-Object",
+    "Out-Null",
+    "Out-Host",
+    "New-Object",
+    "Get-Date",
+    "Push-Location",
+    "Pop-Location",
 }
-AUTOMATIC = {"_", "null", "true", "false", "lastexitcode", "psscriptroot", "erroractionpreference",
-             "psnativecommanduseerroractionpreference"}
+AUTOMATIC = {
+    "_",
+    "null",
+    "true",
+    "false",
+    "lastexitcode",
+    "psscriptroot",
+    "erroractionpreference",
+    "psnativecommanduseerroractionpreference",
+}
 
 
 def _functions(code: str) -> dict[str, int]:
@@ -291,8 +319,11 @@ def _variables_set(code: str) -> set[str]:
     assigned = set(re.findall(r"\$(\w+)\s*(?:=(?!=)|\+=)", code))
     loops = set(re.findall(r"foreach\s*\(\s*\$(\w+)\s+in\b", code))
     params = set(re.findall(r"\[(?:string|string\[\]|switch)\]\$(\w+)", code))
-    untyped = {p for head in re.findall(r"(?m)^function [\w-]+\(([^)]*)\)", code)
-               for p in re.findall(r"\$(\w+)", head)}
+    untyped = {
+        p
+        for head in re.findall(r"(?m)^function [\w-]+\(([^)]*)\)", code)
+        for p in re.findall(r"\$(\w+)", head)
+    }
     return assigned | loops | params | untyped
 
 
@@ -308,8 +339,8 @@ def _scopes(code: str) -> tuple[str, list[str]]:
         while depth:
             depth += {"{": 1, "}": -1}.get(code[pos], 0)
             pos += 1
-        top.append(code[last:m.start()])
-        bodies.append(code[m.start():pos])
+        top.append(code[last : m.start()])
+        bodies.append(code[m.start() : pos])
         last = pos
     top.append(code[last:])
     return "".join(top), bodies
@@ -339,25 +370,36 @@ def test_every_variable_read_is_set_and_spelled_one_way(scanned: Scanned, source
 
 
 def test_no_variable_in_a_string_is_followed_by_a_colon(scanned: Scanned) -> None:
-    """"$Exe: ..." reads as a scope or drive name (like $env:X) and does not parse: ${Exe} is needed."""
-    bad = [(line, m[0]) for kind, content, line in scanned.strings if kind == '"'
-           for m in re.finditer(r"(?<!`)\$(\w+):", content) if m[1].lower() not in ("env", "script", "global")]
+    """ "$Exe: ..." reads as a scope or drive name (like $env:X) and does not parse: ${Exe} is needed."""
+    bad = [
+        (line, m[0])
+        for kind, content, line in scanned.strings
+        if kind == '"'
+        for m in re.finditer(r"(?<!`)\$(\w+):", content)
+        if m[1].lower() not in ("env", "script", "global")
+    ]
     assert bad == []
-    assert re.search(r"(?<!`)\$(\w+):", 'Could not run $Exe: it') is not None  # what it finds
+    assert re.search(r"(?<!`)\$(\w+):", "Could not run $Exe: it") is not None  # what it finds
 
 
 # -- the steps of install.sh ----------------------------------------------------------------------
 
 
 def test_python_311_or_newer_is_found_the_windows_way_or_the_way_to_get_it_is_said(
-        scanned: Scanned, source: str) -> None:
+    scanned: Scanned, source: str
+) -> None:
     code, text = scanned.code, strings_of(scanned)
     assert "$MinMinor = 11" in code and "-ge $MinMinor" in code
     flags = [f for f in re.findall(r"'(-3(?:\.\d+)?)'", source)]
     assert flags == ["-3.11", "-3.12", "-3.13", "-3"]  # 3.11 first, like common.sh
     assert source.index("'python', 'python3'") > source.index("'-3.11'")
-    for words in ("winget install Python.Python.3.11", "python.org/downloads", "64-bit",
-                  "CaseTrack needs Python 3.11 or newer", "-Python C:\\path\\to\\python.exe"):
+    for words in (
+        "winget install Python.Python.3.11",
+        "python.org/downloads",
+        "64-bit",
+        "CaseTrack needs Python 3.11 or newer",
+        "-Python C:\\path\\to\\python.exe",
+    ):
         assert words in text, words
     assert "win-amd64" in text and "win-arm64" in text  # 32-bit and ARM Pythons are refused, with why
 
@@ -369,15 +411,36 @@ def test_a_broken_venv_is_recreated_as_common_sh_does(scanned: Scanned, source: 
     assert len(reasons) >= 5
     for reason in reasons:  # the same words for the same states
         assert f"broken:{reason.strip()}" in text, reason
-    for words in ("Scripts\\python.exe", "Scripts\\casetrack.exe", "pyvenv.cfg", ".casetrack-install",
-                  "Recreating .venv: ", "Repairing .venv: its last install did not finish",
-                  "Recreating .venv: installing into it failed again.",
-                  "Error: .venv exists but is not a Python virtual environment; it was left untouched."):
+    for words in (
+        "Scripts\\python.exe",
+        "Scripts\\casetrack.exe",
+        "pyvenv.cfg",
+        ".casetrack-install",
+        "Recreating .venv: ",
+        "Repairing .venv: its last install did not finish",
+        "Recreating .venv: installing into it failed again.",
+        "Error: .venv exists but is not a Python virtual environment; it was left untouched.",
+    ):
         assert words in text, words
-    assert words_in_order(source, ["function Install-Venv", "Get-VenvState", "'foreign'", "'missing'",
-                                         "New-Venv", "StartsWith('broken:')", "Remove-Venv", "New-Venv",
-                                         "Install-IntoVenv", "$created -or -not $unfinished", "Remove-Venv",
-                                         "New-Venv", "Install-IntoVenv", "Write-Marker"])
+    assert words_in_order(
+        source,
+        [
+            "function Install-Venv",
+            "Get-VenvState",
+            "'foreign'",
+            "'missing'",
+            "New-Venv",
+            "StartsWith('broken:')",
+            "Remove-Venv",
+            "New-Venv",
+            "Install-IntoVenv",
+            "$created -or -not $unfinished",
+            "Remove-Venv",
+            "New-Venv",
+            "Install-IntoVenv",
+            "Write-Marker",
+        ],
+    )
 
 
 def words_in_order(text: str, words: list[str]) -> bool:
@@ -400,8 +463,8 @@ def test_pip_installs_the_same_way_as_common_sh(source: str, scanned: Scanned) -
 
 def test_the_marker_has_common_sh_keys_without_a_byte_order_mark(source: str) -> None:
     common = (REPO / "installer" / "common.sh").read_text(encoding="utf-8")
-    body = common[common.index("_ct_write_marker() {"):]
-    keys_sh = re.findall(r'echo "(\w+)=', body[:body.index("\n}")])
+    body = common[common.index("_ct_write_marker() {") :]
+    keys_sh = re.findall(r'echo "(\w+)=', body[: body.index("\n}")])
     text = re.search(r'\$text = "([^"]+)"', source)
     assert text is not None
     keys_ps = re.findall(r"(?:^|`n)(\w+)=", text[1])
@@ -411,15 +474,21 @@ def test_the_marker_has_common_sh_keys_without_a_byte_order_mark(source: str) ->
 
 
 def test_tesseract_is_installed_by_winget_only_without_questions_else_the_command_is_said(
-        scanned: Scanned, source: str) -> None:
+    scanned: Scanned, source: str
+) -> None:
     text = strings_of(scanned)
     assert "$TesseractId = 'UB-Mannheim.TesseractOCR'" in source
     assert "(Test-Program 'winget') -and (Test-Admin)" in source  # elevated: no UAC question
     assert re.search(r"'--silent',\s+'--accept-package-agreements', '--accept-source-agreements'", source)
-    for words in ("winget install $TesseractId --interactive", "winget install $TesseractId --force --interactive",
-                  "tick Portuguese under \"Additional language data (download)\"", "traineddata",
-                  "tessdata_fast", "OCR: $name with eng, por and osd",
-                  "OCR: Tesseract with English and Portuguese is not installed"):
+    for words in (
+        "winget install $TesseractId --interactive",
+        "winget install $TesseractId --force --interactive",
+        'tick Portuguese under "Additional language data (download)"',
+        "traineddata",
+        "tessdata_fast",
+        "OCR: $name with eng, por and osd",
+        "OCR: Tesseract with English and Portuguese is not installed",
+    ):
         assert words in text, words
     assert "@('eng', 'por', 'osd')" in source and "'--list-langs'" in source
     engine = (REPO / "casetrack" / "ocr" / "engine.py").read_text(encoding="utf-8")
@@ -429,21 +498,38 @@ def test_tesseract_is_installed_by_winget_only_without_questions_else_the_comman
 
 def test_models_come_from_the_offline_pack_else_are_downloaded_into_the_install(source: str) -> None:
     install_sh = (REPO / "installer" / "install.sh").read_text(encoding="utf-8")
-    assert '--models-dir "$target" models import' in install_sh and '--models-dir "$target" models download' in install_sh
+    assert (
+        '--models-dir "$target" models import' in install_sh
+        and '--models-dir "$target" models download' in install_sh
+    )
     assert "@('--models-dir', $target, 'models', 'import', $env:CASETRACK_MODELS_DIR)" in source
     assert "@('--models-dir', $target, 'models', 'download')" in source
     assert "Join-Path (Split-Path -Parent $Root) 'shared\\models'" in source
     assert "'model.json'" in source and "$target = Join-Path $Root 'models'" in source
-    assert words_in_order(source, ["Install-Venv $Chosen", "$FromPack = $true", "Install-Ocr",
-                                   "Install-Models", "& $CT demo"])
+    assert words_in_order(
+        source, ["Install-Venv $Chosen", "$FromPack = $true", "Install-Ocr", "Install-Models", "& $CT demo"]
+    )
 
 
 def test_the_demo_then_doctor_and_the_claude_commands_end_it(source: str, scanned: Scanned) -> None:
     text = strings_of(scanned)
-    assert words_in_order(source, ["& $CT demo", "$demoCode = $LASTEXITCODE", "if ($demoCode -ne 0)",
-                                   "The demo did not finish", "doctor", "Check this install any time:",
-                                   "Connect it to Claude:"])
-    for words in ("$shown setup-claude-code", "(Claude Desktop: $shown setup-claude-desktop)", "$shown doctor"):
+    assert words_in_order(
+        source,
+        [
+            "& $CT demo",
+            "$demoCode = $LASTEXITCODE",
+            "if ($demoCode -ne 0)",
+            "The demo did not finish",
+            "doctor",
+            "Check this install any time:",
+            "Connect it to Claude:",
+        ],
+    )
+    for words in (
+        "$shown setup-claude-code",
+        "(Claude Desktop: $shown setup-claude-desktop)",
+        "$shown doctor",
+    ):
         assert words in text, words
 
 
@@ -453,7 +539,7 @@ def test_every_program_run_has_its_exit_code_checked(scanned: Scanned) -> None:
     calls = [i for i, line in enumerate(lines) if re.search(r"(?<![\w'])& \$\w+", line)]
     assert len(calls) >= 3
     for i in calls:
-        assert "$LASTEXITCODE" in "\n".join(lines[i:i + 3]), f"line {i + 1}: {lines[i].strip()}"
+        assert "$LASTEXITCODE" in "\n".join(lines[i : i + 3]), f"line {i + 1}: {lines[i].strip()}"
     # The helpers' results are used: no Invoke-Native / Invoke-Shown whose code is dropped unseen,
     # except where ignoring it is the point ($null = ...: the daemon stop, winget, rmdir).
     for m in re.finditer(r"(?m)^(.*)\b(Invoke-Native|Invoke-Shown) ", code):
@@ -463,8 +549,13 @@ def test_every_program_run_has_its_exit_code_checked(scanned: Scanned) -> None:
 
 
 def test_the_commands_casetrack_prints_for_windows_name_this_script() -> None:
-    installation = Installation(Path("C:/CaseTrack/.venv"), Path("C:/CaseTrack/.venv/Scripts/python.exe"),
-                                in_venv=True, windows=True, marker={"root": str(REPO)})
+    installation = Installation(
+        Path("C:/CaseTrack/.venv"),
+        Path("C:/CaseTrack/.venv/Scripts/python.exe"),
+        in_venv=True,
+        windows=True,
+        marker={"root": str(REPO)},
+    )
     command = installation.installer_command()
     assert command.startswith("powershell -ExecutionPolicy Bypass -File ")
     assert Path(command.split("-File ", 1)[1].strip('"')) == SCRIPT and SCRIPT.is_file()
@@ -489,13 +580,22 @@ def _assigned_string(source: str, name: str) -> str:
 def test_the_python_probe_runs_and_its_json_is_what_the_script_reads(source: str) -> None:
     code = _assigned_string(source, "ProbeCode")
     assert '"' not in code  # Windows PowerShell 5.1 would not escape it for python's command line
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=True,
-                          env={"PYTHONIOENCODING": "utf-8", "PATH": ""})
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+        env={"PYTHONIOENCODING": "utf-8", "PATH": ""},
+    )
     assert done.stdout.isascii() and "\n" not in done.stdout.strip()  # read in any console code page
     probe = json.loads(done.stdout)
-    assert probe == {"version": ".".join(map(str, sys.version_info[:3])), "platform": sysconfig.get_platform(),
-                     "path": sys.executable}
-    reader = source[source.index("function Get-PythonInfo"):source.index("function Test-NewEnough")]
+    assert probe == {
+        "version": ".".join(map(str, sys.version_info[:3])),
+        "platform": sysconfig.get_platform(),
+        "path": sys.executable,
+    }
+    reader = source[source.index("function Get-PythonInfo") : source.index("function Test-NewEnough")]
     assert "ConvertFrom-Json" in reader
     assert set(re.findall(r"\$probe\.(\w+)", reader)) == set(probe)
     version = re.search(r"\[regex\]::Match\(\[string\]\$probe\.version, '(.+?)'\)", reader)
@@ -509,6 +609,10 @@ def test_the_probe_keeps_a_non_ascii_path_ascii(source: str, tmp_path: Path) -> 
     """Windows decodes a program's output in the console's code page: a user folder like
     C:\\Users\\Jo\u00e3o must reach the script intact, so the probe escapes it (JSON)."""
     code = _assigned_string(source, "ProbeCode").replace("sys.executable", "sys.argv[1]")
-    done = subprocess.run([sys.executable, "-c", code, "C:\\Users\\Jo\u00e3o\\python.exe"], capture_output=True,
-                          timeout=30, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code, "C:\\Users\\Jo\u00e3o\\python.exe"],
+        capture_output=True,
+        timeout=30,
+        check=True,
+    )
     assert done.stdout.isascii() and json.loads(done.stdout)["path"] == "C:\\Users\\Jo\u00e3o\\python.exe"

@@ -71,25 +71,25 @@ else:
     sys.exit(2)
 '''
 
-FAKE_CASETRACK = '''#!{python} -S
+FAKE_CASETRACK = """#!{python} -S
 import json, os, sys
 with open(os.environ["FAKE_LOG"], "a", encoding="utf-8") as f:
     f.write(json.dumps({{"casetrack": sys.argv[1:]}}) + "\\n")
 if sys.argv[1:] == ["demo"]:
     print("demo: 3 cited results")
     sys.exit(int(os.environ.get("FAKE_DEMO_EXIT", "0")))
-'''
+"""
 
-FAKE_APT = '''#!/bin/sh
+FAKE_APT = """#!/bin/sh
 echo "apt-get $*" >> "$FAKE_APT_LOG"
 case "$*" in *install*) cp "$FAKE_TESSERACT_SOURCE" "$FAKE_BIN/tesseract"; chmod +x "$FAKE_BIN/tesseract" ;; esac
-'''
-FAKE_TESSERACT = '''#!/bin/sh
+"""
+FAKE_TESSERACT = """#!/bin/sh
 case "$1" in
   --version) echo "tesseract 5.3.0" ;;
   --list-langs) printf 'List of available languages in "/usr/share/tesseract-ocr/5/tessdata/" (3):\\n%s\\n' {langs} ;;
 esac
-'''
+"""
 
 
 @dataclass
@@ -114,17 +114,31 @@ class Sandbox:
         return path
 
     def env(self, **extra: str) -> dict[str, str]:
-        env = {"PATH": f"{self.bin}{os.pathsep}{self.tools}", "HOME": str(self.root.parent / "home"),
-               "FAKE_LOG": str(self.log), "FAKE_CASETRACK": FAKE_CASETRACK.format(python=self.python),
-               "LANG": "C.UTF-8"}
+        env = {
+            "PATH": f"{self.bin}{os.pathsep}{self.tools}",
+            "HOME": str(self.root.parent / "home"),
+            "FAKE_LOG": str(self.log),
+            "FAKE_CASETRACK": FAKE_CASETRACK.format(python=self.python),
+            "LANG": "C.UTF-8",
+        }
         env.update(extra)
         return env
 
     def run(self, *command: str, **extra: str) -> subprocess.CompletedProcess[str]:
-        argv = [shutil.which("bash") or "/bin/bash", *command] if command else \
-            [shutil.which("bash") or "/bin/bash", "installer/install.sh"]
-        return subprocess.run(argv, cwd=self.root, env=self.env(**extra), capture_output=True, text=True,
-                              timeout=120, check=False)
+        argv = (
+            [shutil.which("bash") or "/bin/bash", *command]
+            if command
+            else [shutil.which("bash") or "/bin/bash", "installer/install.sh"]
+        )
+        return subprocess.run(
+            argv,
+            cwd=self.root,
+            env=self.env(**extra),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
 
     def calls(self) -> list[dict[str, Any]]:
         if not self.log.exists():
@@ -181,12 +195,19 @@ def test_python_too_old_stops_first_and_says_how_to_get_311(box: Sandbox) -> Non
     assert not (box.root / ".venv").exists() and box.calls() == []  # nothing ran before the check
 
 
-@pytest.mark.parametrize(("system", "os_release", "hint"), [
-    ("Darwin", "", "brew install python@3.11"),
-    ("Linux", 'NAME="Ubuntu"\nID=ubuntu\nVERSION_ID="22.04"\n', "sudo add-apt-repository ppa:deadsnakes/ppa"),
-    ("Linux", 'ID="debian"\nVERSION_ID="12"\n', "sudo apt-get install python3.11 python3.11-venv"),
-    ("Linux", "ID=fedora\n", "sudo dnf install python3.11"),
-])
+@pytest.mark.parametrize(
+    ("system", "os_release", "hint"),
+    [
+        ("Darwin", "", "brew install python@3.11"),
+        (
+            "Linux",
+            'NAME="Ubuntu"\nID=ubuntu\nVERSION_ID="22.04"\n',
+            "sudo add-apt-repository ppa:deadsnakes/ppa",
+        ),
+        ("Linux", 'ID="debian"\nVERSION_ID="12"\n', "sudo apt-get install python3.11 python3.11-venv"),
+        ("Linux", "ID=fedora\n", "sudo dnf install python3.11"),
+    ],
+)
 def test_the_python_hint_fits_the_system(box: Sandbox, system: str, os_release: str, hint: str) -> None:
     box.script("uname", f"#!/bin/sh\necho {system}\n")
     release = box.root.parent / "os-release"
@@ -204,7 +225,9 @@ def test_an_explicit_python_that_is_too_old_is_refused(box: Sandbox) -> None:
     assert f"PYTHON={old} is Python 3.10.12" in done.stderr and box.calls() == []
 
 
-def test_fresh_install_picks_python311_installs_runs_the_demo_and_ends_with_the_claude_command(box: Sandbox) -> None:
+def test_fresh_install_picks_python311_installs_runs_the_demo_and_ends_with_the_claude_command(
+    box: Sandbox,
+) -> None:
     box.fake_python("python3", "3.9.18")
     box.fake_python("python3.11", "3.11.9")
     done = box.run()
@@ -216,8 +239,9 @@ def test_fresh_install_picks_python311_installs_runs_the_demo_and_ends_with_the_
     marker = box.marker.read_text(encoding="utf-8")
     assert f"root={box.root.resolve()}" in marker and "python=3.11.9" in marker
     ct = box.root.resolve() / ".venv" / "bin" / "casetrack"
-    assert last_line(done.stdout) == (f"Connect it to Claude: {ct} setup-claude-code   "
-                                      f"(Claude Desktop: {ct} setup-claude-desktop)")
+    assert last_line(done.stdout) == (
+        f"Connect it to Claude: {ct} setup-claude-code   (Claude Desktop: {ct} setup-claude-desktop)"
+    )
     assert f"{ct} doctor" in done.stdout and "OCR: tesseract 5.3.0 with eng, por and osd" in done.stdout
 
 
@@ -283,7 +307,10 @@ def test_a_failed_install_leaves_no_marker_then_the_venv_is_rebuilt_then_finishe
     assert {"casetrack": ["demo"]} not in box.calls()
     second = box.run(FAKE_PIP_FAIL="1")  # unfinished twice: start again from nothing, once
     assert second.returncode == 1
-    assert "Repairing .venv" in second.stdout and "Recreating .venv: installing into it failed again" in second.stdout
+    assert (
+        "Repairing .venv" in second.stdout
+        and "Recreating .venv: installing into it failed again" in second.stdout
+    )
     assert len(box.venvs_made()) == 2 and not box.marker.exists()
     third = box.run()
     assert third.returncode == 0, third.stderr
@@ -320,7 +347,9 @@ def test_ci_sources_common_sh_with_test_extras_and_the_offline_pack(box: Sandbox
     pack = box.root.parent / "shared" / "models"
     pack.mkdir(parents=True)
     box.fake_python("python3", "3.11.7")
-    done = box.run("-c", 'set -euo pipefail; source installer/common.sh "[test]"; echo "models=$CASETRACK_MODELS_DIR"')
+    done = box.run(
+        "-c", 'set -euo pipefail; source installer/common.sh "[test]"; echo "models=$CASETRACK_MODELS_DIR"'
+    )
     assert done.returncode == 0, done.stderr
     assert box.pip_installs() == [["install", "--quiet", "--disable-pip-version-check", "-e", ".[test]"]]
     assert last_line(done.stdout) == f"models={pack.resolve()}"
@@ -347,8 +376,11 @@ def test_missing_tesseract_is_installed_with_apt_as_root(box: Sandbox) -> None:
     box.script("apt-get", FAKE_APT)
     box.script("id", "#!/bin/sh\necho 0\n")
     apt_log = box.root.parent / "apt.log"
-    done = box.run(FAKE_APT_LOG=str(apt_log), FAKE_BIN=str(box.bin),
-                   FAKE_TESSERACT_SOURCE=str(box.root.parent / "tesseract-to-install"))
+    done = box.run(
+        FAKE_APT_LOG=str(apt_log),
+        FAKE_BIN=str(box.bin),
+        FAKE_TESSERACT_SOURCE=str(box.root.parent / "tesseract-to-install"),
+    )
     assert done.returncode == 0, done.stderr
     assert "tesseract-ocr-por" in apt_log.read_text(encoding="utf-8")
     assert "OCR: tesseract 5.3.0 with eng, por and osd" in done.stdout
@@ -357,10 +389,13 @@ def test_missing_tesseract_is_installed_with_apt_as_root(box: Sandbox) -> None:
 def test_without_a_way_to_install_tesseract_the_exact_command_is_printed(box: Sandbox) -> None:
     box.fake_python("python3.11", "3.11.9")
     box.script("tesseract", FAKE_TESSERACT.format(langs="eng osd"))  # no Portuguese
-    box.script("apt-get", "#!/bin/sh\necho \"apt-get $*\" >> \"$FAKE_LOG.apt\"\n")  # not root, no sudo
+    box.script("apt-get", '#!/bin/sh\necho "apt-get $*" >> "$FAKE_LOG.apt"\n')  # not root, no sudo
     done = box.run()
     assert done.returncode == 0, done.stderr
-    assert "sudo apt-get install tesseract-ocr tesseract-ocr-eng tesseract-ocr-por tesseract-ocr-osd" in done.stderr
+    assert (
+        "sudo apt-get install tesseract-ocr tesseract-ocr-eng tesseract-ocr-por tesseract-ocr-osd"
+        in done.stderr
+    )
     assert not Path(f"{box.log}.apt").exists()  # nothing was run as another user
 
 
@@ -407,8 +442,8 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     return _wheel(wheel_directory, {})
 """
 TINY_PROJECT = {
-    "pyproject.toml": "[build-system]\nrequires = []\nbuild-backend = \"tiny_backend\"\nbackend-path = [\".\"]\n"
-                      "[project]\nname = \"casetrack\"\nversion = \"0.0.1\"\n",
+    "pyproject.toml": '[build-system]\nrequires = []\nbuild-backend = "tiny_backend"\nbackend-path = ["."]\n'
+    '[project]\nname = "casetrack"\nversion = "0.0.1"\n',
     "tiny_backend.py": TINY_BACKEND,
     "casetrack/__init__.py": "",
     "casetrack/cli/__init__.py": "",
@@ -429,8 +464,12 @@ def test_real_python_builds_the_venv_offline_and_repairs_a_deleted_interpreter(b
     base = Path(sys.base_prefix) / "bin" / f"python{sys.version_info[0]}.{sys.version_info[1]}"
     (box.bin / base.name).symlink_to(base)
     wheels = Path(ensurepip.__file__).parent / "_bundled"
-    env = {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(wheels), "PIP_CONFIG_FILE": os.devnull,
-           "PIP_CACHE_DIR": str(box.root.parent / "pip-cache")}
+    env = {
+        "PIP_NO_INDEX": "1",
+        "PIP_FIND_LINKS": str(wheels),
+        "PIP_CONFIG_FILE": os.devnull,
+        "PIP_CACHE_DIR": str(box.root.parent / "pip-cache"),
+    }
     done = box.run(**env)
     assert done.returncode == 0, done.stdout + done.stderr
     venv_python = box.root / ".venv" / "bin" / "python"
@@ -441,6 +480,10 @@ def test_real_python_builds_the_venv_offline_and_repairs_a_deleted_interpreter(b
     again = box.run(**env)
     assert again.returncode == 0, again.stdout + again.stderr
     assert "Recreating .venv: its Python is missing" in again.stdout
-    check = subprocess.run([str(venv_python), "-c", "import casetrack.cli.main"], cwd=box.root.parent,
-                           capture_output=True, timeout=60)
+    check = subprocess.run(
+        [str(venv_python), "-c", "import casetrack.cli.main"],
+        cwd=box.root.parent,
+        capture_output=True,
+        timeout=60,
+    )
     assert check.returncode == 0 and box.marker.is_file()

@@ -17,13 +17,36 @@ from tests.conftest import REPO
 
 # Top to bottom. A module may import its own layer or a lower one; a package not listed fails.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("entry", ("casetrack.cli", "casetrack.__main__", "casetrack.daemon", "casetrack.mcp", "casetrack.setup")),
+    (
+        "entry",
+        ("casetrack.cli", "casetrack.__main__", "casetrack.daemon", "casetrack.mcp", "casetrack.setup"),
+    ),
     ("application", ("casetrack.app",)),
     ("services", ("casetrack.ingest", "casetrack.search")),
-    ("components", ("casetrack.store", "casetrack.embed", "casetrack.parse", "casetrack.ocr", "casetrack.chunk",
-                    "casetrack.quote", "casetrack.legal")),
-    ("domain", ("casetrack.domain", "casetrack.errors", "casetrack.config", "casetrack.privacy", "casetrack.privacy_fs",
-                "casetrack.logsafe", "casetrack")),
+    (
+        "components",
+        (
+            "casetrack.store",
+            "casetrack.embed",
+            "casetrack.parse",
+            "casetrack.ocr",
+            "casetrack.chunk",
+            "casetrack.quote",
+            "casetrack.legal",
+        ),
+    ),
+    (
+        "domain",
+        (
+            "casetrack.domain",
+            "casetrack.errors",
+            "casetrack.config",
+            "casetrack.privacy",
+            "casetrack.privacy_fs",
+            "casetrack.logsafe",
+            "casetrack",
+        ),
+    ),
 )
 # Inside the entry layer: which other entry packages each one may import.
 ENTRY_IMPORTS: Mapping[str, frozenset[str]] = {
@@ -109,9 +132,14 @@ def _imported_names(module: Module, node: ast.AST) -> Iterator[str]:
             base = ".".join([*package, base] if base else package)
         yield base
         yield from (f"{base}.{alias.name}" for alias in node.names if alias.name != "*")
-    elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute | ast.Name)
-          and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id) == "import_module"
-          and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+    elif (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute | ast.Name)
+        and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id) == "import_module"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ):
         yield node.args[0].value
 
 
@@ -222,14 +250,26 @@ def size_violations(modules: Mapping[str, Module]) -> list[Violation]:
     out = []
     for module in modules.values():
         if module.lines > MAX_MODULE_LINES:
-            out.append(Violation("module size", module.path, 1,
-                                 f"{module.name} has {module.lines} lines (at most {MAX_MODULE_LINES})"))
+            out.append(
+                Violation(
+                    "module size",
+                    module.path,
+                    1,
+                    f"{module.name} has {module.lines} lines (at most {MAX_MODULE_LINES})",
+                )
+            )
         for node in module.nodes:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 length = (node.end_lineno or node.lineno) - node.lineno + 1
                 if length > MAX_FUNCTION_LINES:
-                    out.append(Violation("function size", module.path, node.lineno,
-                                         f"{node.name} has {length} lines (at most {MAX_FUNCTION_LINES})"))
+                    out.append(
+                        Violation(
+                            "function size",
+                            module.path,
+                            node.lineno,
+                            f"{node.name} has {length} lines (at most {MAX_FUNCTION_LINES})",
+                        )
+                    )
     return out
 
 
@@ -237,8 +277,11 @@ def check(root: Path) -> dict[str, list[Violation]]:
     """All violations in the package at `root`, by test: layers, cycles, sizes."""
     modules = read_modules(root)
     imports = [imp for module in modules.values() for imp in imports_of(module, modules, root.name)]
-    return {"layers": layer_violations(modules, imports), "cycles": cycle_violations(imports),
-            "sizes": size_violations(modules)}
+    return {
+        "layers": layer_violations(modules, imports),
+        "cycles": cycle_violations(imports),
+        "sizes": size_violations(modules),
+    }
 
 
 @functools.cache
@@ -274,39 +317,52 @@ def _write(root: Path, files: Mapping[str, str]) -> None:
 
 def test_the_checker_reports_each_rule(tmp_path: Path) -> None:
     body = "    x = 1\n"
-    _write(tmp_path, {
-        "casetrack/__init__.py": '__version__ = "0"\n',
-        "casetrack/errors.py": "",
-        "casetrack/search/__init__.py": "",
-        "casetrack/search/ok.py": "from casetrack.errors import *\nfrom casetrack.store import fine\n",
-        "casetrack/store/__init__.py": "",
-        "casetrack/store/fine.py": "import casetrack.errors\n",
-        "casetrack/store/view.py": "def f() -> None:\n    from casetrack.search.ok import X\n",  # upward
-        "casetrack/store/a.py": "from casetrack.store import b\n",  # a <-> b
-        "casetrack/store/b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import a\n",
-        "casetrack/mcp/__init__.py": "",
-        "casetrack/mcp/server.py": "import casetrack.cli.main\n",  # mcp may import no entry package
-        "casetrack/cli/__init__.py": "",
-        "casetrack/cli/main.py": "from casetrack.mcp import server\nfrom casetrack.store import fine\n",
-        "casetrack/parse/__init__.py": "",
-        "casetrack/parse/long.py": "x = 1\n" * 401,
-        "casetrack/parse/just.py": "x = 1\n" * 400,
-        "casetrack/chunk/__init__.py": "def big():\n" + body * 80 + "def fits():\n" + body * 79,
-        "casetrack/extra.py": "",
-    })
+    _write(
+        tmp_path,
+        {
+            "casetrack/__init__.py": '__version__ = "0"\n',
+            "casetrack/errors.py": "",
+            "casetrack/search/__init__.py": "",
+            "casetrack/search/ok.py": "from casetrack.errors import *\nfrom casetrack.store import fine\n",
+            "casetrack/store/__init__.py": "",
+            "casetrack/store/fine.py": "import casetrack.errors\n",
+            "casetrack/store/view.py": "def f() -> None:\n    from casetrack.search.ok import X\n",  # upward
+            "casetrack/store/a.py": "from casetrack.store import b\n",  # a <-> b
+            "casetrack/store/b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import a\n",
+            "casetrack/mcp/__init__.py": "",
+            "casetrack/mcp/server.py": "import casetrack.cli.main\n",  # mcp may import no entry package
+            "casetrack/cli/__init__.py": "",
+            "casetrack/cli/main.py": "from casetrack.mcp import server\nfrom casetrack.store import fine\n",
+            "casetrack/parse/__init__.py": "",
+            "casetrack/parse/long.py": "x = 1\n" * 401,
+            "casetrack/parse/just.py": "x = 1\n" * 400,
+            "casetrack/chunk/__init__.py": "def big():\n" + body * 80 + "def fits():\n" + body * 79,
+            "casetrack/extra.py": "",
+        },
+    )
     found = check(tmp_path / "casetrack")
     text = {rule: _report(found[rule]) for rule in found}
     layers = {(v.rule, v.path.name, v.line) for v in found["layers"]}
-    assert layers == {("upward import", "view.py", 2), ("entry order", "server.py", 1),
-                      ("layer table", "extra.py", 1)}, text["layers"]
+    assert layers == {
+        ("upward import", "view.py", 2),
+        ("entry order", "server.py", 1),
+        ("layer table", "extra.py", 1),
+    }, text["layers"]
     assert "casetrack.store.view (components) imports casetrack.search.ok (services)" in text["layers"]
     cycles = {(v.rule, v.message.split(":")[0]) for v in found["cycles"]}
-    assert cycles == {("module cycle", "casetrack.store.a <-> casetrack.store.b"),
-                      ("package cycle", "casetrack.cli <-> casetrack.mcp"),
-                      ("package cycle", "casetrack.search <-> casetrack.store"),
-                      ("module cycle", "casetrack.cli.main <-> casetrack.mcp.server")}, text["cycles"]
+    assert cycles == {
+        ("module cycle", "casetrack.store.a <-> casetrack.store.b"),
+        ("package cycle", "casetrack.cli <-> casetrack.mcp"),
+        ("package cycle", "casetrack.search <-> casetrack.store"),
+        ("module cycle", "casetrack.cli.main <-> casetrack.mcp.server"),
+    }, text["cycles"]
     sizes = {(v.rule, v.path.name, v.line, v.message) for v in found["sizes"]}
-    assert sizes == {("module size", "long.py", 1, "casetrack.parse.long has 401 lines (at most 400)"),
-                     ("function size", "__init__.py", 1, "big has 81 lines (at most 80)")}, text["sizes"]
+    assert sizes == {
+        ("module size", "long.py", 1, "casetrack.parse.long has 401 lines (at most 400)"),
+        ("function size", "__init__.py", 1, "big has 81 lines (at most 80)"),
+    }, text["sizes"]
     long = next(v for v in found["sizes"] if v.rule == "module size")
-    assert str(long) == "casetrack/parse/long.py:1: [module size] casetrack.parse.long has 401 lines (at most 400)"
+    assert (
+        str(long)
+        == "casetrack/parse/long.py:1: [module size] casetrack.parse.long has 401 lines (at most 400)"
+    )

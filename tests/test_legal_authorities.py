@@ -55,7 +55,9 @@ def test_most_cited_first_with_pin_cites(home: Path) -> None:
         app.close()
     keys = [a["key"] for a in out["authorities"]]
     roe = next(a for a in out["authorities"] if a["key"].startswith("410 U.S. 113"))
-    assert roe["documents"] == 2 and roe["mentions"] >= 3  # the full cite, "Id. at 155" and "Roe, 410 U.S. at 160"
+    assert (
+        roe["documents"] == 2 and roe["mentions"] >= 3
+    )  # the full cite, "Id. at 155" and "Roe, 410 U.S. at 160"
     assert keys.index(roe["key"]) < 2  # cited by two documents: among the first
     assert {p["document"] for p in roe["cited_in"]} == {"brief.txt", "opinion.txt"}
     assert all("ll." in p["citation"] or "l." in p["citation"] for p in roe["cited_in"])
@@ -69,7 +71,9 @@ def test_most_cited_first_with_pin_cites(home: Path) -> None:
 
 
 def test_the_cli_prints_the_table(home: Path) -> None:
-    out = run_json("--data-dir", str(home), "--models-dir", str(MODELS), "authorities", "--case", "Roe", "--top", "3")
+    out = run_json(
+        "--data-dir", str(home), "--models-dir", str(MODELS), "authorities", "--case", "Roe", "--top", "3"
+    )
     assert out["shown"] == 3 and out["total"] >= 5
 
 
@@ -85,8 +89,9 @@ def test_mcp_list_authorities_and_filtered_search(home: Path) -> None:
         try:
             async with Client(build_server(service, SessionState())) as client:
                 table = await client.call_tool("list_authorities", {"case_name": "Roe", "top_k": 5})
-                found = await client.call_tool("search_case", {"case_name": "Roe", "query": "danos ao consumidor",
-                                                               "language": "pt"})
+                found = await client.call_tool(
+                    "search_case", {"case_name": "Roe", "query": "danos ao consumidor", "language": "pt"}
+                )
                 return table, found
         finally:
             service.close()
@@ -114,13 +119,22 @@ def test_find_entity_finds_an_authority_or_process_number_however_written(tmp_pa
     app = CaseTrack(resolve_settings(tmp_path / "home", MODELS, environ={}))
     try:
         app.create_case("Forms", language="pt")
-        (tmp_path / "a.txt").write_text("Processo nº 1000123-06.2022.8.26.0100, em trâmite na 5ª Vara Cível.", encoding="utf-8")
-        (tmp_path / "b.txt").write_text("Conforme os autos 10001230620228260100, o réu foi citado.", encoding="utf-8")
-        (tmp_path / "c.txt").write_text("Aplica-se o art. 14 do CDC; ver também o artigo 14 da Lei 8.078/90.", encoding="utf-8")
+        (tmp_path / "a.txt").write_text(
+            "Processo nº 1000123-06.2022.8.26.0100, em trâmite na 5ª Vara Cível.", encoding="utf-8"
+        )
+        (tmp_path / "b.txt").write_text(
+            "Conforme os autos 10001230620228260100, o réu foi citado.", encoding="utf-8"
+        )
+        (tmp_path / "c.txt").write_text(
+            "Aplica-se o art. 14 do CDC; ver também o artigo 14 da Lei 8.078/90.", encoding="utf-8"
+        )
         assert all(r.ok for r in app.ingest("Forms", [tmp_path / n for n in ("a.txt", "b.txt", "c.txt")]))
 
         def found(entity: str) -> dict[str, list[str]]:
-            return {d.document: [m.matched_text for m in d.mentions] for d in app.find_entity("Forms", entity).documents}
+            return {
+                d.document: [m.matched_text for m in d.mentions]
+                for d in app.find_entity("Forms", entity).documents
+            }
 
         both = {"a.txt": ["1000123-06.2022.8.26.0100"], "b.txt": ["10001230620228260100"]}
         assert found("1000123-06.2022.8.26.0100") == both

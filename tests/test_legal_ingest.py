@@ -72,7 +72,10 @@ def app(root: Path) -> CaseTrack:
         _i(folder / "contracts" / "services.txt", CONTRACT),
         _i(folder / "letters" / "letter.txt", LETTER),
     ]
-    _i(folder / "contracts" / "services.txt.yaml", "type: amendment\ndate: 2020-02-03\ntags: [urgent, draft]\n")
+    _i(
+        folder / "contracts" / "services.txt.yaml",
+        "type: amendment\ndate: 2020-02-03\ntags: [urgent, draft]\n",
+    )
     _i(folder / "letters" / "letter.yaml", "type: [unclosed\n")
     results = app.ingest("Matter", files)
     assert [r.status for r in results] == ["ingested"] * 3, [r.error for r in results]
@@ -93,12 +96,16 @@ def test_metadata_is_read_from_the_text_and_the_companion_files(app: CaseTrack) 
     assert legal["acordao.txt"]["tribunals"][0] == "TJSP"
     assert legal["acordao.txt"]["process_numbers"] == ["1000123-45.2022.8.26.0100"]
     assert legal["services.txt"]["tags"] == ["urgent", "draft"]  # the file's own YAML overrides the folder's
-    assert legal["letter.txt"]["tags"] == ["cliente-acme"] and legal["letter.txt"]["fields"] == {"cliente": "Acme"}
+    assert legal["letter.txt"]["tags"] == ["cliente-acme"] and legal["letter.txt"]["fields"] == {
+        "cliente": "Acme"
+    }
 
 
 def test_filters_keep_the_search_inside_the_documents_that_match(app: CaseTrack) -> None:
     def docs(**values: object) -> set[str]:
-        response = app.search("Matter", "pagamento multa prazo fee penalty", top_k=10, filters=_filters(**values))
+        response = app.search(
+            "Matter", "pagamento multa prazo fee penalty", top_k=10, filters=_filters(**values)
+        )
         return {h.provenance.document for h in response.hits}
 
     assert docs(doc_types=["acórdão"]) == {"acordao.txt"}
@@ -112,11 +119,34 @@ def test_filters_keep_the_search_inside_the_documents_that_match(app: CaseTrack)
 
 def test_the_cli_takes_the_same_filters(app: CaseTrack, root: Path) -> None:
     home = str(root / "home")
-    out = run_json("--data-dir", home, "--models-dir", str(MODELS), "search", "--case", "Matter",
-                   "terminate notice", "--doc-type", "amendment", "--tag", "draft")
+    out = run_json(
+        "--data-dir",
+        home,
+        "--models-dir",
+        str(MODELS),
+        "search",
+        "--case",
+        "Matter",
+        "terminate notice",
+        "--doc-type",
+        "amendment",
+        "--tag",
+        "draft",
+    )
     assert {r["source"]["document"] for r in out["results"]} == {"services.txt"}
-    bad = run("--data-dir", home, "--models-dir", str(MODELS), "search", "--case", "Matter", "x",
-              "--doc-type", "memo", ok=False)
+    bad = run(
+        "--data-dir",
+        home,
+        "--models-dir",
+        str(MODELS),
+        "search",
+        "--case",
+        "Matter",
+        "x",
+        "--doc-type",
+        "memo",
+        ok=False,
+    )
     assert bad.exit_code != 0 and "Unknown document type 'memo'" in bad.output and "acórdão" in bad.output
 
 

@@ -13,33 +13,50 @@ def keys(text: str) -> list[tuple[str, ...]]:
     return [r.keys for r in find_legislation(text)]
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("art. 300, § 1º, inciso II, do CPC", ("cpc art. 300 § 1 inc. II", "cpc", "lei 13105/2015")),
-    ("arts. 186 e 927 do Código Civil", ("cc art. 186", "cc art. 927", "cc", "lei 10406/2002")),
-    ("art. 173, § 1º, II, CF/88", ("cf art. 173 § 1 inc. II", "cf")),
-    ("art. 312, p.u do CPP", ("cpp art. 312 § único", "cpp", "decreto-lei 3689/1941")),
-    ("art. 65, §§ 1º e 2º, da Lei nº 8.666/93", ("lei 8666/1993 art. 65 § 1", "lei 8666/1993 art. 65 § 2", "lei 8666/1993")),
-    ("CF, art. 5º, LXXIV", ("cf art. 5 inc. LXXIV", "cf")),
-    ("MP 2.200-2/2001", ("mp 2200-2/2001",)),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("art. 300, § 1º, inciso II, do CPC", ("cpc art. 300 § 1 inc. II", "cpc", "lei 13105/2015")),
+        ("arts. 186 e 927 do Código Civil", ("cc art. 186", "cc art. 927", "cc", "lei 10406/2002")),
+        ("art. 173, § 1º, II, CF/88", ("cf art. 173 § 1 inc. II", "cf")),
+        ("art. 312, p.u do CPP", ("cpp art. 312 § único", "cpp", "decreto-lei 3689/1941")),
+        (
+            "art. 65, §§ 1º e 2º, da Lei nº 8.666/93",
+            ("lei 8666/1993 art. 65 § 1", "lei 8666/1993 art. 65 § 2", "lei 8666/1993"),
+        ),
+        ("CF, art. 5º, LXXIV", ("cf art. 5 inc. LXXIV", "cf")),
+        ("MP 2.200-2/2001", ("mp 2200-2/2001",)),
+    ],
+)
 def test_pinpoint_keys(text: str, expected: tuple[str, ...]) -> None:
     assert keys(text) == [expected]
 
 
 def test_spellings_of_one_law_share_a_key() -> None:
-    found = keys("Lei nº 8.078/1990; Lei 8.078/90; Lei 8.078, de 11 de setembro de 1990; CDC; "
-                 "Código de Defesa do Consumidor")
+    found = keys(
+        "Lei nº 8.078/1990; Lei 8.078/90; Lei 8.078, de 11 de setembro de 1990; CDC; "
+        "Código de Defesa do Consumidor"
+    )
     assert len(found) == 5 and all("cdc" in k for k in found)
     assert all("lei 8078/1990" in k for k in found[:3])
 
 
-@pytest.mark.parametrize(("text", "key"), [
-    ("Súmula 7/STJ", "súmula 7 stj"), ("Súmula nº 7 do STJ", "súmula 7 stj"),
-    ("Súmula Vinculante 13", "súmula vinculante 13"), ("Enunciado n° 331, IV, do TST", "súmula 331 tst"),
-    ("OJ nº 111 da SDI-1 do TST", "oj 111 sbdi-1 tst"), ("Tema 1.046 da repercussão geral", "tema 1046 stf"),
-    ("AgRg no REsp 1.234.567/SP", "agrg resp 1234567"), ("Recurso Especial nº 1.583.083/RS", "resp 1583083"),
-    ("E-ED-RR - 795910-22.2001.5.02.5555", "e ed rr 0795910-22.2001.5.02.5555"),
-    ("Acórdão 1.481/2005-1ª Câmara", "acórdão 1481/2005"), ("MS 25.880/DF", "ms 25880")])
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("Súmula 7/STJ", "súmula 7 stj"),
+        ("Súmula nº 7 do STJ", "súmula 7 stj"),
+        ("Súmula Vinculante 13", "súmula vinculante 13"),
+        ("Enunciado n° 331, IV, do TST", "súmula 331 tst"),
+        ("OJ nº 111 da SDI-1 do TST", "oj 111 sbdi-1 tst"),
+        ("Tema 1.046 da repercussão geral", "tema 1046 stf"),
+        ("AgRg no REsp 1.234.567/SP", "agrg resp 1234567"),
+        ("Recurso Especial nº 1.583.083/RS", "resp 1583083"),
+        ("E-ED-RR - 795910-22.2001.5.02.5555", "e ed rr 0795910-22.2001.5.02.5555"),
+        ("Acórdão 1.481/2005-1ª Câmara", "acórdão 1481/2005"),
+        ("MS 25.880/DF", "ms 25880"),
+    ],
+)
 def test_jurisprudence_keys(text: str, key: str) -> None:
     assert [j.key for j in find_jurisprudence(text)] == [key]
 

@@ -19,7 +19,7 @@ def test_statute_paths() -> None:
     assert "Lei 11.340/2006 › Art. 7 › II" in paths
     art5 = next(u for u in units if u.label == "Art. 5")
     assert art5.containers == ("Título II", "Capítulo I")
-    assert text[art5.start:].startswith("Art. 5") and text[art5.end:].startswith("Art. 6")
+    assert text[art5.start :].startswith("Art. 5") and text[art5.end :].startswith("Art. 6")
     # a reference inside a sentence ("nos termos do § 8o do art. 226") is no boundary
     assert not any(u.label == "Art. 226" for u in units)
     inner = unit_at(units, text.index("As relações pessoais enunciadas"))

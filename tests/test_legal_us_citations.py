@@ -15,12 +15,19 @@ OPINION = DATA / "legal_docs_us_courts" / "extra_from_history" / "opinion_text.t
 
 
 def test_forms_resolve_to_one_key() -> None:
-    text = ("See Roe v. Wade, 410 U.S. 113, 120 (1973). Id. at 121. Roe, 410 U.S. at 125. "
-            "42 U.S.C. § 1983; 17 C.F.R. § 240.10b-5; 15 U.S.C. §§ 78j(b).")
+    text = (
+        "See Roe v. Wade, 410 U.S. 113, 120 (1973). Id. at 121. Roe, 410 U.S. at 125. "
+        "42 U.S.C. § 1983; 17 C.F.R. § 240.10b-5; 15 U.S.C. §§ 78j(b)."
+    )
     got = [(c.kind, c.key) for c in find_us_citations(text)]
-    assert got == [("case", "410 U.S. 113"), ("id", "410 U.S. 113"), ("short_case", "410 U.S. 113"),
-                   ("statute", "42 U.S.C. § 1983"), ("regulation", "17 C.F.R. § 240.10b-5"),
-                   ("statute", "15 U.S.C. § 78j")]
+    assert got == [
+        ("case", "410 U.S. 113"),
+        ("id", "410 U.S. 113"),
+        ("short_case", "410 U.S. 113"),
+        ("statute", "42 U.S.C. § 1983"),
+        ("regulation", "17 C.F.R. § 240.10b-5"),
+        ("statute", "15 U.S.C. § 78j"),
+    ]
 
 
 def test_real_opinion() -> None:
@@ -31,8 +38,10 @@ def test_real_opinion() -> None:
     assert sum(c.kind == "id" for c in carroll) >= 5  # the "Id." that follow it
     assert any(c.key == "40 U.S.C. § 270b" for c in cites)  # "40 U.S.C. s 270b": the § lost in conversion
     parties = caption_parties(text)
-    assert [p.name for p in parties] == ["Ideal Electronic Security Co., Inc., et al",
-                                         "International Fidelity Insurance Company"]
+    assert [p.name for p in parties] == [
+        "Ideal Electronic Security Co., Inc., et al",
+        "International Fidelity Insurance Company",
+    ]
 
 
 def test_eyecite_overlap_warnings_stay_quiet(caplog: pytest.LogCaptureFixture) -> None:

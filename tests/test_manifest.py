@@ -45,9 +45,17 @@ def test_server_runs_casetrack_serve_with_uv(manifest: dict[str, Any]) -> None:
     config = server["mcp_config"]
     assert config["command"] == "uv"
     # The entry point runs `casetrack serve`; tests/test_bundle.py runs this command from the built bundle.
-    assert config["args"] == ["run", "--frozen", "--directory", "${__dirname}", "${__dirname}/" + server["entry_point"]]
-    assert config["env"] == {"CASETRACK_HOME": "${user_config.data_dir}",
-                             "CASETRACK_MEMORY_MODE": "${user_config.memory_mode}"}
+    assert config["args"] == [
+        "run",
+        "--frozen",
+        "--directory",
+        "${__dirname}",
+        "${__dirname}/" + server["entry_point"],
+    ]
+    assert config["env"] == {
+        "CASETRACK_HOME": "${user_config.data_dir}",
+        "CASETRACK_MEMORY_MODE": "${user_config.memory_mode}",
+    }
 
 
 def test_data_dir_is_a_directory_setting_defaulting_to_documents(manifest: dict[str, Any]) -> None:

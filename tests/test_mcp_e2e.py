@@ -17,12 +17,26 @@ import pytest
 from tests.conftest import DATA, require
 from tests.daemon_util import daemon_stopped_after, data, finished, mcp_client, text
 
-CUAD_PDF = DATA / "legal_span_bench/cuad_pdf/Part_II/Hosting/BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.PDF"
+CUAD_PDF = (
+    DATA
+    / "legal_span_bench/cuad_pdf/Part_II/Hosting/BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.PDF"
+)
 LENER_TXT = DATA / "lener_br/raw_text/RR474820145230056.txt"
 DOCX = DATA / "docx/python-docx_tests/blk-paras-and-tables.docx"
 
-READ_ONLY = {"list_cases", "get_case_info", "get_job", "list_documents", "get_document", "search_case", "get_chunk",
-             "find_entity", "get_status", "verify_citation", "list_authorities"}
+READ_ONLY = {
+    "list_cases",
+    "get_case_info",
+    "get_job",
+    "list_documents",
+    "get_document",
+    "search_case",
+    "get_chunk",
+    "find_entity",
+    "get_status",
+    "verify_citation",
+    "list_authorities",
+}
 DESTRUCTIVE = {"delete_case", "delete_document"}
 OPEN_WORLD = {"download_models"}  # the one tool that reaches past this computer (the model hub)
 
@@ -44,7 +58,11 @@ def test_tools_are_described_with_schemas_and_annotations(home: Path) -> None:
         assert {"query", "top_k", "document_filter", "case_name"} <= set(search)
         assert tools["delete_case"].input_schema["properties"]["confirm"]["default"] is False
         assert set(tools["list_cases"].input_schema["properties"]["status_filter"]["enum"]) == {
-            "active", "closed", "archived", "all"}
+            "active",
+            "closed",
+            "archived",
+            "all",
+        }
 
     with daemon_stopped_after(home):
         anyio.run(main)
@@ -63,7 +81,9 @@ def test_case_ingest_search_chunk_delete(home: Path, tmp_path: Path, mode: str) 
             miss = await client.call_tool("search_case", {"query": "termination"})
             assert miss.is_error and "No active case" in text(miss) and "create_case" in text(miss)
 
-            created = data(await client.call_tool("create_case", {"name": "Hosting Dispute", "case_type": "contract"}))
+            created = data(
+                await client.call_tool("create_case", {"name": "Hosting Dispute", "case_type": "contract"})
+            )
             assert created["active"] is True and created["type"] == "contract"
 
             # One document, waited for, with progress notifications.
@@ -72,8 +92,9 @@ def test_case_ingest_search_chunk_delete(home: Path, tmp_path: Path, mode: str) 
             async def on_progress(done: float, total: float | None, message: str | None) -> None:
                 progress.append((done, total, message))
 
-            one = await client.call_tool("ingest_document", {"file_path": str(folder / CUAD_PDF.name)},
-                                         progress_callback=on_progress)
+            one = await client.call_tool(
+                "ingest_document", {"file_path": str(folder / CUAD_PDF.name)}, progress_callback=on_progress
+            )
             job = await finished(client, data(one), on_progress)
             assert job["status"] == "done" and job["results"][0]["status"] == "ingested", text(one)
             assert job["results"][0]["pages"] == 2
@@ -100,24 +121,36 @@ def test_case_ingest_search_chunk_delete(home: Path, tmp_path: Path, mode: str) 
             assert doc["name"] == CUAD_PDF.name and doc["pages"] == 2
 
             # Search with citations, then the passage in full.
-            found = await client.call_tool("search_case", {"query": "monthly managed hosting fees", "top_k": 3})
+            found = await client.call_tool(
+                "search_case", {"query": "monthly managed hosting fees", "top_k": 3}
+            )
             out = data(found)
             top = out["results"][0]
-            assert top["source"]["document"] == CUAD_PDF.name and top["citation"].startswith(f"{CUAD_PDF.name}, p. ")
+            assert top["source"]["document"] == CUAD_PDF.name and top["citation"].startswith(
+                f"{CUAD_PDF.name}, p. "
+            )
             assert top["citation"] in text(found) and top["chunk_id"] in text(found)
-            only_docx = data(await client.call_tool("search_case", {"query": "paragraph", "document_filter": DOCX.name}))
+            only_docx = data(
+                await client.call_tool("search_case", {"query": "paragraph", "document_filter": DOCX.name})
+            )
             assert {r["source"]["document"] for r in only_docx["results"]} == {DOCX.name}
             # `citation` is the pin-cite (the matched lines); the chunk's own range is chunk_citation.
             assert top["chunk_citation"].startswith(f"{CUAD_PDF.name}, p. ") and top["snippet"] in text(found)
             chunk = data(await client.call_tool("get_chunk", {"chunk_id": top["chunk_id"], "neighbours": 1}))
             assert chunk["text"] == top["text"] and chunk["citation"] == top["chunk_citation"]
-            pinned = data(await client.call_tool("get_chunk", {"chunk_id": top["chunk_id"], "neighbours": 0,
-                                                              "query": "monthly managed hosting fees"}))
+            pinned = data(
+                await client.call_tool(
+                    "get_chunk",
+                    {"chunk_id": top["chunk_id"], "neighbours": 0, "query": "monthly managed hosting fees"},
+                )
+            )
             assert pinned["citation"] == top["citation"] and pinned["chunk_citation"] == top["chunk_citation"]
             # Relevance a person can read, and "no good match" when nothing in the case answers.
             assert 0 < top["relevance"] <= 1 and top["match"] in ("exact", "strong", "good", "weak", "poor")
             assert out["no_good_match"] is False and "No good match" not in text(found)
-            nonsense = await client.call_tool("search_case", {"query": "recipe for chocolate cake with strawberries"})
+            nonsense = await client.call_tool(
+                "search_case", {"query": "recipe for chocolate cake with strawberries"}
+            )
             assert data(nonsense)["no_good_match"] is True and "No good match" in text(nonsense)
             assert "relevance: " in text(found)
             bad_chunk = await client.call_tool("get_chunk", {"chunk_id": "nope-1-00000"})
@@ -153,26 +186,42 @@ def test_case_ingest_search_chunk_delete(home: Path, tmp_path: Path, mode: str) 
 def test_case_name_argument_and_status_changes(home: Path, tmp_path: Path) -> None:
     """A conversation need not depend on session state: every case tool takes case_name."""
     note = tmp_path / "nota.txt"
-    note.write_text("O contrato de locação foi rescindido em 3 de março de 2024 pela locatária.", encoding="utf-8")
+    note.write_text(
+        "O contrato de locação foi rescindido em 3 de março de 2024 pela locatária.", encoding="utf-8"
+    )
 
     async def main() -> None:
         async with mcp_client(home) as client:
             data(await client.call_tool("create_case", {"name": "Locação", "language": "pt"}))
             data(await client.call_tool("create_case", {"name": "Outro"}))
-            job = await finished(client, data(await client.call_tool(
-                "ingest_document", {"file_path": str(note), "case_name": "Locação"})))
+            job = await finished(
+                client,
+                data(
+                    await client.call_tool(
+                        "ingest_document", {"file_path": str(note), "case_name": "Locação"}
+                    )
+                ),
+            )
             assert job["status"] == "done" and job["case_name"] == "Locação"
-            hits = data(await client.call_tool("search_case", {"query": "rescisão do contrato", "case_name": "locação"}))
+            hits = data(
+                await client.call_tool(
+                    "search_case", {"query": "rescisão do contrato", "case_name": "locação"}
+                )
+            )
             assert hits["results"] and hits["case"] == "Locação"
             empty = data(await client.call_tool("search_case", {"query": "rescisão"}))  # active case: Outro
             assert empty["case"] == "Outro" and empty["results"] == []
             typo = await client.call_tool("switch_case", {"case_name": "Locacao x"})
             assert typo.is_error and "list_cases" in text(typo)
 
-            closed = data(await client.call_tool("set_case_status", {"case_name": "Locação", "status": "closed"}))
+            closed = data(
+                await client.call_tool("set_case_status", {"case_name": "Locação", "status": "closed"})
+            )
             assert closed["status"] == "closed"
-            blocked = await client.call_tool("ingest_document", {"file_path": str(note), "case_name": "Locação"})
-            assert blocked.is_error and 'set_case_status' in text(blocked)
+            blocked = await client.call_tool(
+                "ingest_document", {"file_path": str(note), "case_name": "Locação"}
+            )
+            assert blocked.is_error and "set_case_status" in text(blocked)
             listed = data(await client.call_tool("list_cases", {}))
             assert [c["name"] for c in listed["cases"]] == ["Outro"]
             missing = await client.call_tool("ingest_document", {"file_path": str(tmp_path / "nope.pdf")})
@@ -186,8 +235,10 @@ def test_case_name_argument_and_status_changes(home: Path, tmp_path: Path) -> No
 def test_a_scan_through_claude_ocr_confidence_bates_and_page_progress(home: Path, tmp_path: Path) -> None:
     from tests.pdf_maker import page_images, scanned_pdf, text_pdf
 
-    pages = [[f"Page {n} of the production.", f"The witness described delivery number {n} of the turbines."]
-             for n in range(1, 4)]
+    pages = [
+        [f"Page {n} of the production.", f"The witness described delivery number {n} of the turbines."]
+        for n in range(1, 4)
+    ]
     native = text_pdf(tmp_path / "src.pdf", pages, stamps=[f"ACME000120{n}" for n in range(1, 4)])
     scan = scanned_pdf(tmp_path / "production.pdf", page_images(native, dpi=300))
 
@@ -199,8 +250,15 @@ def test_a_scan_through_claude_ocr_confidence_bates_and_page_progress(home: Path
             async def on_progress(done: float, total: float | None, message: str | None) -> None:
                 progress.append((done, total, message))
 
-            job = await finished(client, data(await client.call_tool(
-                "ingest_document", {"file_path": str(scan)}, progress_callback=on_progress)), on_progress)
+            job = await finished(
+                client,
+                data(
+                    await client.call_tool(
+                        "ingest_document", {"file_path": str(scan)}, progress_callback=on_progress
+                    )
+                ),
+                on_progress,
+            )
             result = job["results"][0]
             assert result["status"] == "ingested" and result["ocr_pages"] == [1, 2, 3], job
             # Page by page: the bar moves inside the one file, and the message names the page.
@@ -211,11 +269,17 @@ def test_a_scan_through_claude_ocr_confidence_bates_and_page_progress(home: Path
             assert hit["source"]["extraction_method"] == "ocr" and hit["source"]["ocr_confidence"] > 80
             assert hit["source"]["page"] == 2 and hit["citation"].endswith("(ACME0001202)")
             assert "OCR, confidence" in text(found)
-            ranged = data(await client.call_tool("search_case", {"query": "turbines", "bates": "ACME0001203"}))
+            ranged = data(
+                await client.call_tool("search_case", {"query": "turbines", "bates": "ACME0001203"})
+            )
             assert {r["source"]["page"] for r in ranged["results"]} == {3}
             doc = await client.call_tool("get_document", {"document_name": "production.pdf"})
             details = data(doc)
-            assert details["ocr_pages"] == [1, 2, 3] and set(details["page_ocr_confidence"]) == {"1", "2", "3"}
+            assert details["ocr_pages"] == [1, 2, 3] and set(details["page_ocr_confidence"]) == {
+                "1",
+                "2",
+                "3",
+            }
             assert details["bates"] == ["ACME0001201", "ACME0001203"] and "Bates:" in text(doc)
 
     with daemon_stopped_after(home):

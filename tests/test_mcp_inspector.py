@@ -32,8 +32,14 @@ def inspector(home: Path, tmp_path: Path, *method: str, timeout: float) -> dict[
     env = env_for(home, HOME=str(fake_home))
     if "CASETRACK_CI_CACHE" in os.environ:  # env_for drops CASETRACK_* variables
         env["CASETRACK_CI_CACHE"] = os.environ["CASETRACK_CI_CACHE"]
-    proc = subprocess.run(["bash", str(SCRIPT), *target, *method], capture_output=True, text=True,
-                          env=env, timeout=timeout, check=False)
+    proc = subprocess.run(
+        ["bash", str(SCRIPT), *target, *method],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        check=False,
+    )
     assert proc.returncode == 0, f"inspector failed ({proc.returncode}):\n{proc.stderr}\n{proc.stdout}"
     out: dict[str, Any] = json.loads(proc.stdout)
     return out
@@ -51,13 +57,33 @@ def test_inspector_lists_tools_and_searches_with_citations(home: Path, tmp_path:
         # The first call may install the Inspector (npm): allow for it.
         listed = inspector(home, tmp_path, "--method", "tools/list", timeout=600)
         tools = {t["name"]: t for t in listed["tools"]}
-        assert {"search_case", "create_case", "ingest_document", "ingest_folder", "get_job", "get_chunk",
-                "get_status", "list_cases", "list_documents", "delete_case"} <= set(tools)
+        assert {
+            "search_case",
+            "create_case",
+            "ingest_document",
+            "ingest_folder",
+            "get_job",
+            "get_chunk",
+            "get_status",
+            "list_cases",
+            "list_documents",
+            "delete_case",
+        } <= set(tools)
         assert {"query", "top_k", "case_name"} <= set(tools["search_case"]["inputSchema"]["properties"])
 
-        called = inspector(home, tmp_path, "--method", "tools/call", "--tool-name", "search_case",
-                           "--tool-arg", "query=termination notice", f"case_name={CASE}", "top_k=3",
-                           timeout=120)
+        called = inspector(
+            home,
+            tmp_path,
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "search_case",
+            "--tool-arg",
+            "query=termination notice",
+            f"case_name={CASE}",
+            "top_k=3",
+            timeout=120,
+        )
         assert not called.get("isError"), called
         body = "\n".join(block.get("text", "") for block in called["content"])
         assert "services_agreement.txt" in body and "Termination" in body

@@ -38,10 +38,14 @@ def test_the_sdk_seam_is_where_we_expect_it(service: Service) -> None:
     assert callable(lowlevel.run) and callable(lowlevel.create_initialization_options)
 
 
-def test_a_session_over_a_socket_lists_every_tool_and_answers_a_call(service: Service, tmp_path: Path) -> None:
+def test_a_session_over_a_socket_lists_every_tool_and_answers_a_call(
+    service: Service, tmp_path: Path
+) -> None:
     path = str(tmp_path / "s.sock")
 
-    async def exchange(stream: Any, reader: BufferedByteReceiveStream, message: dict[str, Any]) -> dict[str, Any]:
+    async def exchange(
+        stream: Any, reader: BufferedByteReceiveStream, message: dict[str, Any]
+    ) -> dict[str, Any]:
         await stream.send(json.dumps(message).encode() + b"\n")
         while True:  # skip notifications (progress, logging)
             answer: dict[str, Any] = json.loads(await reader.receive_until(b"\n", 1 << 24))
@@ -62,13 +66,34 @@ def test_a_session_over_a_socket_lists_every_tool_and_answers_a_call(service: Se
                 client = await anyio.connect_unix(path)
                 async with client:
                     reader = BufferedByteReceiveStream(client)
-                    await exchange(client, reader, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                        "protocolVersion": "2025-06-18", "capabilities": {},
-                        "clientInfo": {"name": "seam-test", "version": "0"}}})
+                    await exchange(
+                        client,
+                        reader,
+                        {
+                            "jsonrpc": "2.0",
+                            "id": 1,
+                            "method": "initialize",
+                            "params": {
+                                "protocolVersion": "2025-06-18",
+                                "capabilities": {},
+                                "clientInfo": {"name": "seam-test", "version": "0"},
+                            },
+                        },
+                    )
                     await client.send(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
-                    listed = await exchange(client, reader, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
-                    called = await exchange(client, reader, {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-                                                             "params": {"name": "list_cases", "arguments": {}}})
+                    listed = await exchange(
+                        client, reader, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+                    )
+                    called = await exchange(
+                        client,
+                        reader,
+                        {
+                            "jsonrpc": "2.0",
+                            "id": 3,
+                            "method": "tools/call",
+                            "params": {"name": "list_cases", "arguments": {}},
+                        },
+                    )
             tg.cancel_scope.cancel()
         await listener.aclose()
         return listed, called
@@ -83,16 +108,18 @@ def test_errors_name_the_next_tool_call_not_a_terminal_command(service: Service)
     async def main() -> list[str]:
         texts = []
         async with Client(build_server(service, SessionState())) as client:
-            for name, args in [("get_case_info", {"case_name": "Nowhere"}),
-                               ("create_case", {"name": "Smith v. Jones"}),
-                               ("set_case_status", {"status": "closed"}),
-                               ("ingest_document", {"file_path": "/etc/hostname", "wait_seconds": 0})]:
+            for name, args in [
+                ("get_case_info", {"case_name": "Nowhere"}),
+                ("create_case", {"name": "Smith v. Jones"}),
+                ("set_case_status", {"status": "closed"}),
+                ("ingest_document", {"file_path": "/etc/hostname", "wait_seconds": 0}),
+            ]:
                 r = await client.call_tool(name, args)
                 texts.append(" ".join(c.text for c in r.content if hasattr(c, "text")))
         return texts
 
     missing, created, closed, ingest = anyio.run(main)
-    assert "Create one: create_case(name=\"Nowhere\")" in missing and "casetrack case" not in missing
+    assert 'Create one: create_case(name="Nowhere")' in missing and "casetrack case" not in missing
     assert "Created case" in created
     assert "is now closed" in closed
     assert 'Reopen it first: set_case_status(case_name="Smith v. Jones", status="active")' in ingest

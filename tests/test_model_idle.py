@@ -33,8 +33,14 @@ WATCHER = "casetrack-model-idle"  # the name of the Service's idle-timer thread
 
 
 def casetrack(home: Path, *args: str, timeout: float = 300, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "casetrack", *args], capture_output=True, text=True,
-                          env=env_for(home, **env), timeout=timeout, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "casetrack", *args],
+        capture_output=True,
+        text=True,
+        env=env_for(home, **env),
+        timeout=timeout,
+        check=False,
+    )
 
 
 def ok(proc: subprocess.CompletedProcess[str]) -> str:
@@ -64,8 +70,9 @@ def test_idle_minutes_setting_values() -> None:
     assert model_idle_minutes("0") == 0.0  # never unload
     assert model_idle_minutes("0.25") == 0.25
     for bad in ("ten", "-1", "5m"):
-        with pytest.raises(ValueError, match=f"{ENV_MODEL_IDLE} must be a number of minutes \\(0 or more\\), "
-                                             f"got '{bad}'"):
+        with pytest.raises(
+            ValueError, match=f"{ENV_MODEL_IDLE} must be a number of minutes \\(0 or more\\), got '{bad}'"
+        ):
             model_idle_minutes(bad)
 
 
@@ -126,7 +133,9 @@ def service_of(case_home: Path) -> Iterator[Any]:
     services: list[Service] = []
 
     def make(idle_minutes: float) -> Service:
-        service = Service(replace(settings_for(case_home), memory_mode="standard", model_idle_minutes=idle_minutes))
+        service = Service(
+            replace(settings_for(case_home), memory_mode="standard", model_idle_minutes=idle_minutes)
+        )
         services.append(service)
         return service
 
@@ -191,10 +200,16 @@ def test_the_daemon_unloads_idle_models_after_the_env_setting(case_home: Path) -
     models, they go after the idle time (daemon status and log say so), the next search reloads them."""
     env = {ENV_MODEL_IDLE: "0.02", "CASETRACK_MEMORY_MODE": "standard"}
     settings = settings_for(case_home)
-    baseline = json.loads(ok(casetrack(case_home, "search", "--case", CASE, QUERY, "--json",
-                                       CASETRACK_CLI_DAEMON="never", **env)))
+    baseline = json.loads(
+        ok(
+            casetrack(
+                case_home, "search", "--case", CASE, QUERY, "--json", CASETRACK_CLI_DAEMON="never", **env
+            )
+        )
+    )
     ok(casetrack(case_home, "daemon", "start", "--idle-exit", "300", timeout=120, **env))
     try:
+
         def status() -> dict[str, Any]:
             return dict(json.loads(ok(casetrack(case_home, "daemon", "status", "--json", **env))))
 
@@ -208,8 +223,11 @@ def test_the_daemon_unloads_idle_models_after_the_env_setting(case_home: Path) -
         # later): status can show no models before the line is written.
         log_path = case_home / "logs" / "daemon.log"
         pattern = r"unloaded idle models (.+) after \S+ s unused: RSS (\d+) -> (\d+) MB"
-        wait_for(lambda: re.search(pattern, log_path.read_text(encoding="utf-8")) is not None, 30,
-                 "the daemon logged the idle unload with its memory")
+        wait_for(
+            lambda: re.search(pattern, log_path.read_text(encoding="utf-8")) is not None,
+            30,
+            "the daemon logged the idle unload with its memory",
+        )
         unloads = re.findall(pattern, log_path.read_text(encoding="utf-8"))
         names, before, after = unloads[0]
         assert "multilingual-e5-small-enpt" in names

@@ -31,8 +31,10 @@ pytestmark = pytest.mark.skipif(not MODELS.is_dir(), reason=f"model pack not fou
 
 E5 = "multilingual-e5-small-enpt"
 COMMIT = "5" * 40
-LEASE = ("The tenant shall pay rent monthly.\n\nEither party may terminate this lease with sixty days written "
-         "notice.\n\nThe landlord keeps the security deposit for repairs.")
+LEASE = (
+    "The tenant shall pay rent monthly.\n\nEither party may terminate this lease with sixty days written "
+    "notice.\n\nThe landlord keeps the security deposit for repairs."
+)
 
 
 def model_folder(root: Path, name: str, source: str = E5) -> Path:
@@ -45,7 +47,9 @@ def model_folder(root: Path, name: str, source: str = E5) -> Path:
 # -- the models rule ------------------------------------------------------------------------------
 
 
-def test_the_first_folder_that_holds_models_is_read_and_installs_go_to_the_users_choice(tmp_path: Path) -> None:
+def test_the_first_folder_that_holds_models_is_read_and_installs_go_to_the_users_choice(
+    tmp_path: Path,
+) -> None:
     data, chosen, install = tmp_path / "data", tmp_path / "chosen", tmp_path / "install"
     nothing = locate_models([chosen], data, install)
     assert (nothing.read, nothing.write, nothing.source) == (chosen, chosen, "empty")
@@ -61,8 +65,12 @@ def test_the_first_folder_that_holds_models_is_read_and_installs_go_to_the_users
 
     # Without a choice the data folder's models are read, and installs go there.
     default = locate_models([], data, install)
-    assert (default.read, default.write, default.source, default.explicit) == (data / "models", data / "models",
-                                                                                "data_dir", None)
+    assert (default.read, default.write, default.source, default.explicit) == (
+        data / "models",
+        data / "models",
+        "data_dir",
+        None,
+    )
 
 
 def test_a_read_only_choice_is_read_but_installs_go_to_the_data_folder(tmp_path: Path) -> None:
@@ -84,8 +92,11 @@ def test_a_read_only_choice_is_read_but_installs_go_to_the_data_folder(tmp_path:
 def test_resolve_settings_applies_the_rule_and_children_get_only_the_users_choice(tmp_path: Path) -> None:
     install = model_folder(tmp_path / "install", E5)
     found = resolve_settings(tmp_path / "data", None, environ={}, install_models=install)
-    assert (found.models_dir, found.models_target, found.models_source) == (install, tmp_path / "data" / "models",
-                                                                            "install")
+    assert (found.models_dir, found.models_target, found.models_source) == (
+        install,
+        tmp_path / "data" / "models",
+        "install",
+    )
     assert found.models_choice is None and "--models-dir" not in daemon_command(found)
     env = {"CASETRACK_MODELS_DIR": str(tmp_path / "env")}
     chosen = resolve_settings(tmp_path / "data", tmp_path / "flag", environ=env, install_models=install)
@@ -123,7 +134,9 @@ def test_the_first_install_into_an_earlier_folder_copies_the_models_in_use(tmp_p
 
 
 def app_with(tmp_path: Path, models: Path, mode: str = "full") -> CaseTrack:
-    return CaseTrack(resolve_settings(tmp_path / "data", models, environ={}, memory_mode=mode, install_models=None))
+    return CaseTrack(
+        resolve_settings(tmp_path / "data", models, environ={}, memory_mode=mode, install_models=None)
+    )
 
 
 def test_a_search_without_its_models_says_so_in_every_surface(tmp_path: Path) -> None:
@@ -133,13 +146,25 @@ def test_a_search_without_its_models_says_so_in_every_surface(tmp_path: Path) ->
     app.ingest("Lease", [tmp_path / "lease.txt"])
     out = response_json(app.search("Lease", "how can the lease be terminated", top_k=2))
     assert out["models_missing"] == ["E7", "E6", "E12"]
-    assert len(out["warnings"]) == 3 and all("is installed: this search ran without" in w for w in out["warnings"])
+    assert len(out["warnings"]) == 3 and all(
+        "is installed: this search ran without" in w for w in out["warnings"]
+    )
     assert out["results"][0]["source"]["document"] == "lease.txt"  # it still answers
     mcp_text = render.search(out, "1 documents")
     assert "download_models()" in mcp_text and "casetrack models" not in mcp_text
     # The CLI prints the notes with the results on stdout, with the command that fixes them.
-    human = run("--data-dir", str(tmp_path / "data"), "--models-dir", str(tmp_path / "e1-only"),
-                "--memory-mode", "full", "search", "--case", "Lease", "terminate the lease")
+    human = run(
+        "--data-dir",
+        str(tmp_path / "data"),
+        "--models-dir",
+        str(tmp_path / "e1-only"),
+        "--memory-mode",
+        "full",
+        "search",
+        "--case",
+        "Lease",
+        "terminate the lease",
+    )
     assert "No structure dense model (E7) is installed" in human.stdout
     assert "casetrack models download --missing" in human.stdout and "download_models" not in human.stdout
 
@@ -158,15 +183,20 @@ def test_status_names_the_missing_models_and_the_fix_in_both_forms(tmp_path: Pat
     assert not missing["E6"]["pinned"]  # the catalog pins no revision for it
     fix = status["models_fix"]
     assert fix is not None and fix["cli"].startswith("casetrack models download --missing, then ")
-    assert fix["tool"] == ('download_models(), then download_models(models=["opensearch-neural-sparse-doc-v3-gte"], '
-                           "allow_unpinned=true)")
+    assert fix["tool"] == (
+        'download_models(), then download_models(models=["opensearch-neural-sparse-doc-v3-gte"], '
+        "allow_unpinned=true)"
+    )
     assert status["models_source"] == "empty" and status["models_install_dir"] == str(tmp_path / "none")
 
     # With the offline pack every slot has a model.
     assert app_with(tmp_path, MODELS).status()["models_missing"] == []
-    text = render.status({**status, "daemon": {"pid": 1, "uptime_s": 1, "rss_mb": 1, "connections": 1,
-                                               "model_loads": 0}})
-    assert "Missing models" in text and "download_models()" in text and "casetrack models download" not in text
+    text = render.status(
+        {**status, "daemon": {"pid": 1, "uptime_s": 1, "rss_mb": 1, "connections": 1, "model_loads": 0}}
+    )
+    assert (
+        "Missing models" in text and "download_models()" in text and "casetrack models download" not in text
+    )
     human = run("--data-dir", str(tmp_path / "data"), "--models-dir", str(tmp_path / "none"), "status")
     assert "Missing models: multilingual-e5-small (E1)" in human.stdout
     assert "casetrack models download --missing" in human.stdout
@@ -181,12 +211,32 @@ LAYOUT = {"onnx/model.onnx": "model.onnx", "tokenizer.json": "tokenizer.json"}
 
 def stand_in_catalog(path: Path) -> Path:
     """A catalog of one E1 model: the pack's e5 files with their real sizes and sha256."""
-    files = [{"kind": "onnx" if repo_path.endswith(".onnx") else "tokenizer", "path": repo_path,
-              "size": (MODELS / E5 / name).stat().st_size, "sha256": file_sha256(MODELS / E5 / name)}
-             for repo_path, name in LAYOUT.items()]
-    entry = {"id": TINY, "slot": "E1", "role": "dense", "family": "e5", "hub_repo": REPO_ID, "revision": COMMIT,
-             "files": files, "output": "sentence_embedding", "pooling": "mean", "normalize": True, "dim": 384,
-             "max_tokens": 512, "query_prefix": "query: ", "passage_prefix": "passage: ", "languages": ["en", "pt"]}
+    files = [
+        {
+            "kind": "onnx" if repo_path.endswith(".onnx") else "tokenizer",
+            "path": repo_path,
+            "size": (MODELS / E5 / name).stat().st_size,
+            "sha256": file_sha256(MODELS / E5 / name),
+        }
+        for repo_path, name in LAYOUT.items()
+    ]
+    entry = {
+        "id": TINY,
+        "slot": "E1",
+        "role": "dense",
+        "family": "e5",
+        "hub_repo": REPO_ID,
+        "revision": COMMIT,
+        "files": files,
+        "output": "sentence_embedding",
+        "pooling": "mean",
+        "normalize": True,
+        "dim": 384,
+        "max_tokens": 512,
+        "query_prefix": "query: ",
+        "passage_prefix": "passage: ",
+        "languages": ["en", "pt"],
+    }
     path.write_text(json.dumps({"schema": 1, "models": [entry]}))
     return path
 
@@ -202,9 +252,17 @@ def hub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
 
 def service_for(tmp_path: Path) -> Service:
     # Constrained: the memory mode needs E1 only, the one model the stand-in catalog has.
-    return Service(resolve_settings(tmp_path / "data", None, environ={}, memory_mode="constrained",
-                                    install_models=None, model_catalog=stand_in_catalog(tmp_path / "catalog.json"),
-                                    allowed_roots=[tmp_path]))
+    return Service(
+        resolve_settings(
+            tmp_path / "data",
+            None,
+            environ={},
+            memory_mode="constrained",
+            install_models=None,
+            model_catalog=stand_in_catalog(tmp_path / "catalog.json"),
+            allowed_roots=[tmp_path],
+        )
+    )
 
 
 Progress = list[tuple[float, float | None, str | None]]
@@ -226,7 +284,9 @@ def body(result: Any) -> str:
     return "\n".join(getattr(c, "text", "") for c in result.content)
 
 
-def test_download_models_runs_as_a_job_with_progress_and_search_uses_the_model(hub: FakeHub, tmp_path: Path) -> None:
+def test_download_models_runs_as_a_job_with_progress_and_search_uses_the_model(
+    hub: FakeHub, tmp_path: Path
+) -> None:
     service = service_for(tmp_path)
     progress: Progress = []
 
@@ -293,7 +353,9 @@ def test_a_cancelled_download_continues_where_it_stopped(hub: FakeHub, tmp_path:
     async def calls(client: Client) -> tuple[Any, Any]:
         started = (await client.call_tool("download_models", {"wait_seconds": 0})).structured_content["job"]
         while True:  # until part of the big file is on disk
-            job = (await client.call_tool("get_job", {"job_id": started["id"], "wait_seconds": 1})).structured_content
+            job = (
+                await client.call_tool("get_job", {"job_id": started["id"], "wait_seconds": 1})
+            ).structured_content
             if "onnx/model.onnx" in str(job["jobs"][0].get("stage")) and job["jobs"][0]["fraction"] > 0.2:
                 break
         cancelled = await client.call_tool("cancel_job", {"job_id": started["id"]})
@@ -309,7 +371,8 @@ def test_a_cancelled_download_continues_where_it_stopped(hub: FakeHub, tmp_path:
     kept = int(ranges[1].removeprefix("bytes=").rstrip("-"))
     assert 0.2 * size < kept < size  # only the rest was fetched
     assert file_sha256(tmp_path / "data" / "models" / TINY / "onnx" / "model.onnx") == file_sha256(
-        MODELS / E5 / "model.onnx")
+        MODELS / E5 / "model.onnx"
+    )
 
 
 def test_import_models_installs_from_an_allowed_folder(tmp_path: Path) -> None:
@@ -322,20 +385,29 @@ def test_import_models_installs_from_an_allowed_folder(tmp_path: Path) -> None:
 
     async def calls(client: Client) -> tuple[Any, Any]:
         refused = await client.call_tool("import_models", {"folder_path": "/etc"})
-        done = await client.call_tool("import_models", {"folder_path": str(folder.parent), "wait_seconds": 50})
+        done = await client.call_tool(
+            "import_models", {"folder_path": str(folder.parent), "wait_seconds": 50}
+        )
         return refused, done
 
     refused, done = with_client(service, calls)
     assert refused.is_error and "casetrack models import" in body(refused)
     job = done.structured_content["job"]
-    assert job["status"] == "done" and [m["name"] for m in job["results"][0]["models"]] == ["splade-tiny"], body(done)
+    assert job["status"] == "done" and [m["name"] for m in job["results"][0]["models"]] == ["splade-tiny"], (
+        body(done)
+    )
     assert "splade-tiny (E6): installed" in body(done)
     assert service.app.pool.resolve("E6", "en") is not None  # rescanned: no restart needed
 
 
 def test_the_download_child_alone_is_lifted_out_of_offline_mode(tmp_path: Path) -> None:
-    settings = resolve_settings(tmp_path / "data", tmp_path / "chosen", environ={}, install_models=None,
-                                model_catalog=tmp_path / "c.json")
+    settings = resolve_settings(
+        tmp_path / "data",
+        tmp_path / "chosen",
+        environ={},
+        install_models=None,
+        model_catalog=tmp_path / "c.json",
+    )
     from casetrack.daemon.jobs import Job
 
     job = Job("j1", "", "", ["a", "b"], kind="download", options={"allow_unpinned": True})
@@ -343,8 +415,13 @@ def test_the_download_child_alone_is_lifted_out_of_offline_mode(tmp_path: Path) 
     assert command[command.index("--models-dir") + 1] == str(tmp_path / "chosen")
     assert command[-4:] == ["--model", "a", "--model", "b"] and "--allow-unpinned" in command
     assert command[command.index("--catalog") + 1] == str(tmp_path / "c.json")
-    daemon_env = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "ORT_DISABLE_TELEMETRY": "1",
-                  "CASETRACK_MODELS_DIR": "/elsewhere", "PATH": "/bin"}
+    daemon_env = {
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "ORT_DISABLE_TELEMETRY": "1",
+        "CASETRACK_MODELS_DIR": "/elsewhere",
+        "PATH": "/bin",
+    }
     child = child_environment(daemon_env)
     assert child == {"ORT_DISABLE_TELEMETRY": "1", "PATH": "/bin"}  # telemetry stays off
     assert daemon_env["HF_HUB_OFFLINE"] == "1"  # the daemon itself stays offline

@@ -46,8 +46,11 @@ def test_keep_local_forces_telemetry_off_and_offline_except_for_a_download() -> 
 
 @pytest.mark.parametrize(
     ("argv", "offline"),
-    [(["--version"], "1"), (["models", "list", "--help"], "1"),
-     (["--models-dir", "/m", "models", "download", "--help"], "0")],
+    [
+        (["--version"], "1"),
+        (["models", "list", "--help"], "1"),
+        (["--models-dir", "/m", "models", "download", "--help"], "0"),
+    ],
 )
 def test_main_sets_the_variables_before_the_command_runs(
     argv: list[str], offline: str, monkeypatch: pytest.MonkeyPatch
@@ -64,8 +67,15 @@ def test_main_sets_the_variables_before_the_command_runs(
 
 def _fresh_python(code: str) -> str:
     env = {k: v for k, v in os.environ.items() if k not in PRIVACY_VARS}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 
@@ -84,9 +94,18 @@ def test_models_download_still_goes_online(tmp_path: Path) -> None:
     """The one command meant to reach the network is not put offline (a closed local port stands in
     for the hub: the error must be "cannot reach", not "offline mode")."""
     env = {k: v for k, v in os.environ.items() if k not in PRIVACY_VARS}
-    env.update(HF_ENDPOINT="http://127.0.0.1:9", HOME=str(tmp_path), CASETRACK_MODELS_DIR=str(tmp_path / "models"))
-    done = subprocess.run([sys.executable, "-m", "casetrack", "models", "download", "--slot", "E7", "--json"],
-                          capture_output=True, text=True, env=env, cwd=REPO, timeout=120, check=False)
+    env.update(
+        HF_ENDPOINT="http://127.0.0.1:9", HOME=str(tmp_path), CASETRACK_MODELS_DIR=str(tmp_path / "models")
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "casetrack", "models", "download", "--slot", "E7", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 1, done.stderr
     error = json.loads(done.stdout)["failed"][0]["error"]
     assert "cannot reach the hub" in error and "offline" not in error, error
@@ -159,13 +178,12 @@ def test_the_trace_reader_flags_dns_and_remote_hosts_not_the_daemon() -> None:
         'connect(8, {sa_family=AF_UNIX, sun_path="/tmp/h/run/daemon.sock"}, 110) = 0': None,
         'connect(8, {sa_family=AF_INET, sin_port=htons(41234), sin_addr=inet_addr("127.0.0.1")}, 16) = 0': None,
         'sendto(8, "x", 1, MSG_NOSIGNAL, NULL, 0) = 1': None,
-        "connect(8, {sa_family=AF_UNSPEC, sa_data=\"\\0\\0\"}, 16) = 0": None,
+        'connect(8, {sa_family=AF_UNSPEC, sa_data="\\0\\0"}, 16) = 0': None,
         'connect(8, {sa_family=AF_UNIX, sun_path="/var/run/nscd/socket"}, 110) = -1 ENOENT': "Unix socket",
         'connect(8, {sa_family=AF_INET, sin_port=htons(53), sin_addr=inet_addr("127.0.0.53")}, 16) = 0': "DNS",
-        'connect(9, {sa_family=AF_INET6, sin6_port=htons(443), sin6_flowinfo=htonl(0), '
+        "connect(9, {sa_family=AF_INET6, sin6_port=htons(443), sin6_flowinfo=htonl(0), "
         'inet_pton(AF_INET6, "2603:1030::1", &sin6_addr), sin6_scope_id=0}, 28) = -1 ENETUNREACH': "2603:1030::1",
-        'sendto(5, "q", 1, 0, {sa_family=AF_INET, sin_port=htons(9), sin_addr=inet_addr("10.255.255.1")}, 16) = 1':
-            "10.255.255.1 port 9",
+        'sendto(5, "q", 1, 0, {sa_family=AF_INET, sin_port=htons(9), sin_addr=inet_addr("10.255.255.1")}, 16) = 1': "10.255.255.1 port 9",
     }
     for args, expected in lines.items():
         why = _verdict(args, sock)
@@ -174,9 +192,14 @@ def test_the_trace_reader_flags_dns_and_remote_hosts_not_the_daemon() -> None:
 
 # -- slow: a real session under strace -----------------------------------------------------------
 
-PDF = DATA / "legal_span_bench/cuad_pdf/Part_II/Hosting/BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.PDF"
+PDF = (
+    DATA
+    / "legal_span_bench/cuad_pdf/Part_II/Hosting/BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.PDF"
+)
 TXT = DATA / "lener_br/raw_text/RR474820145230056.txt"
-STRACE_INSTALL = "strace is not installed; the privacy test needs it: apt-get install -y strace (.ci/run installs it)"
+STRACE_INSTALL = (
+    "strace is not installed; the privacy test needs it: apt-get install -y strace (.ci/run installs it)"
+)
 # onnxruntime's telemetry looked the collector up ~9 s after import; the daemon lives longer than that.
 TELEMETRY_WINDOW_S = 20.0
 
@@ -193,8 +216,12 @@ def _private_env(data_dir: Path, user_home: Path) -> dict[str, str]:
     that CaseTrack sets them itself."""
     drop = {*PRIVACY_VARS, "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"}
     env = {k: v for k, v in os.environ.items() if k not in drop and not k.startswith("CASETRACK_")}
-    env.update(HOME=str(user_home), CASETRACK_HOME=str(data_dir), CASETRACK_MODELS_DIR=str(MODELS),
-               LANCEDB_LOG="error")
+    env.update(
+        HOME=str(user_home),
+        CASETRACK_HOME=str(data_dir),
+        CASETRACK_MODELS_DIR=str(MODELS),
+        LANCEDB_LOG="error",
+    )
     return env
 
 
@@ -208,12 +235,29 @@ class Traced:
     def command(self, name: str, *args: str) -> list[str]:
         trace = self.trace_dir / f"{len(self.files):02d}-{name}.trace"
         self.files.append(trace)
-        return [self.strace, "-f", "--seccomp-bpf", "-e", "trace=connect,sendto,sendmsg,execve", "-o", str(trace),
-                sys.executable, "-m", "casetrack", *args]
+        return [
+            self.strace,
+            "-f",
+            "--seccomp-bpf",
+            "-e",
+            "trace=connect,sendto,sendmsg,execve",
+            "-o",
+            str(trace),
+            sys.executable,
+            "-m",
+            "casetrack",
+            *args,
+        ]
 
     def run(self, name: str, *args: str, timeout: float = 600) -> str:
-        done = subprocess.run(self.command(name, *args), capture_output=True, text=True, env=self.env,
-                              timeout=timeout, check=False)
+        done = subprocess.run(
+            self.command(name, *args),
+            capture_output=True,
+            text=True,
+            env=self.env,
+            timeout=timeout,
+            check=False,
+        )
         assert done.returncode == 0, f"casetrack {' '.join(args)}: {done.stdout}\n{done.stderr}"
         return done.stdout
 
@@ -250,12 +294,27 @@ def serve_session(traced: Traced) -> Iterator[tuple[JsonRpcPipe, subprocess.Pope
     Leaving the block closes serve's stdin (serve exits); strace itself exits once the daemon stops.
     """
     with open(traced.trace_dir / "serve.stderr", "wb") as stderr:
-        proc = subprocess.Popen(traced.command("serve-and-daemon", "serve", "--idle-exit", "0"), env=traced.env,
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr)
+        proc = subprocess.Popen(
+            traced.command("serve-and-daemon", "serve", "--idle-exit", "0"),
+            env=traced.env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+        )
     pipe = JsonRpcPipe(proc)
     try:
-        hello = pipe.ask({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "privacy-test", "version": "0"}}})
+        hello = pipe.ask(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "privacy-test", "version": "0"},
+                },
+            }
+        )
         assert "result" in hello, hello
         pipe.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         yield pipe, proc
@@ -264,8 +323,14 @@ def serve_session(traced: Traced) -> Iterator[tuple[JsonRpcPipe, subprocess.Pope
 
 
 def call_tool(pipe: JsonRpcPipe, rid: int, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    answer = pipe.ask({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
-                       "params": {"name": name, "arguments": arguments}})
+    answer = pipe.ask(
+        {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "method": "tools/call",
+            "params": {"name": name, "arguments": arguments},
+        }
+    )
     assert answer.get("result", {}).get("isError") is False, answer
     return dict(answer["result"])
 
@@ -287,7 +352,10 @@ def test_a_real_session_connects_only_to_the_daemon(home: Path, tmp_path: Path) 
     # In-process CLI: no daemon yet, so ingest and search load the models in the CLI process.
     traced.run("case-create", "case", "create", "Privacy")
     traced.run("ingest-pdf", "ingest", "--case", "Privacy", str(pdf))
-    assert "hosting" in traced.run("search", "search", "--case", "Privacy", "premium managed hosting fees").lower()
+    assert (
+        "hosting"
+        in traced.run("search", "search", "--case", "Privacy", "premium managed hosting fees").lower()
+    )
 
     try:
         with serve_session(traced) as (pipe, proc):
@@ -295,7 +363,9 @@ def test_a_real_session_connects_only_to_the_daemon(home: Path, tmp_path: Path) 
             started = time.monotonic()
             # Handed to the daemon as a job: its parse child and its encoders do the work.
             traced.run("ingest-txt-via-daemon", "ingest", "--case", "Privacy", str(txt))
-            found = call_tool(pipe, 2, "search_case", {"query": "dano moral indenização", "case_name": "Privacy"})
+            found = call_tool(
+                pipe, 2, "search_case", {"query": "dano moral indenização", "case_name": "Privacy"}
+            )
             assert found["structuredContent"]["results"], found
             # Keep the daemon, models loaded, alive past the moment onnxruntime's telemetry would call.
             time.sleep(max(0.0, TELEMETRY_WINDOW_S - (time.monotonic() - started)))
@@ -311,8 +381,12 @@ def test_a_real_session_connects_only_to_the_daemon(home: Path, tmp_path: Path) 
         bad += calls
         allowed += ok
     assert not bad, "CaseTrack reached past the machine:\n" + "\n".join(bad[:30])
-    assert allowed > 0, f"strace saw no connection to the daemon's socket {daemon_socket}: the trace is not working"
-    started_processes = "\n".join(line for t in traced.files for line in t.read_text().splitlines() if "execve(" in line)
+    assert allowed > 0, (
+        f"strace saw no connection to the daemon's socket {daemon_socket}: the trace is not working"
+    )
+    started_processes = "\n".join(
+        line for t in traced.files for line in t.read_text().splitlines() if "execve(" in line
+    )
     assert '"daemon", "run"' in started_processes, "strace did not follow the daemon"
     assert '"--multiprocessing-fork"' in started_processes, "strace did not follow the daemon's parse child"
     telemetry = [str(p) for p in user_home.rglob("*") if "Microsoft" in p.parts]

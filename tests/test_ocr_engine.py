@@ -69,11 +69,24 @@ def test_a_missing_tesseract_is_reported_with_the_install_command(no_tesseract: 
     assert isinstance(caught.value, ParseError) and caught.value.hint
 
 
-@pytest.mark.parametrize(("case_language", "expected"), [
-    ("en", "eng"), ("pt", "por"), ("PT-BR", "por"), ("pt_br", "por"), ("mixed", "eng+por"),
-    ("en+pt", "eng+por"), ("pt+en", "por+eng"), ("en,pt", "eng+por"), ("eng", "eng"), ("por", "por"),
-    ("fr", "eng"), ("", "eng"), ("klingon", "eng"),
-])
+@pytest.mark.parametrize(
+    ("case_language", "expected"),
+    [
+        ("en", "eng"),
+        ("pt", "por"),
+        ("PT-BR", "por"),
+        ("pt_br", "por"),
+        ("mixed", "eng+por"),
+        ("en+pt", "eng+por"),
+        ("pt+en", "por+eng"),
+        ("en,pt", "eng+por"),
+        ("eng", "eng"),
+        ("por", "por"),
+        ("fr", "eng"),
+        ("", "eng"),
+        ("klingon", "eng"),
+    ],
+)
 def test_ocr_languages(case_language: str, expected: str) -> None:
     assert ocr_languages(case_language) == expected
 
@@ -96,19 +109,24 @@ def test_require_languages_names_the_missing_one_and_the_install_command() -> No
         assert "sudo apt-get install tesseract-ocr tesseract-ocr-xyz" in str(error)
 
 
-@pytest.mark.parametrize(("missing", "system", "tesseract", "command"), [
-    ((), "apt", True, "sudo apt-get install tesseract-ocr"),
-    (("por",), "apt", False, "sudo apt-get install tesseract-ocr tesseract-ocr-por"),
-    (("chi_sim",), "apt", False, "sudo apt-get install tesseract-ocr tesseract-ocr-chi-sim"),
-    (("osd",), "apt", False, "sudo apt-get install tesseract-ocr tesseract-ocr-osd"),
-    ((), "brew", True, "brew install tesseract"),
-    (("por",), "brew", False, "brew install tesseract tesseract-lang"),
-    (("osd",), "brew", False, "brew install tesseract"),
-    ((), "winget", True, "winget install UB-Mannheim.TesseractOCR"),
-    (("por",), "winget", False, "winget install UB-Mannheim.TesseractOCR --force --interactive"),
-    ((), "other", True, None),
-])
-def test_install_fix_per_system(missing: tuple[str, ...], system: str, tesseract: bool, command: str | None) -> None:
+@pytest.mark.parametrize(
+    ("missing", "system", "tesseract", "command"),
+    [
+        ((), "apt", True, "sudo apt-get install tesseract-ocr"),
+        (("por",), "apt", False, "sudo apt-get install tesseract-ocr tesseract-ocr-por"),
+        (("chi_sim",), "apt", False, "sudo apt-get install tesseract-ocr tesseract-ocr-chi-sim"),
+        (("osd",), "apt", False, "sudo apt-get install tesseract-ocr tesseract-ocr-osd"),
+        ((), "brew", True, "brew install tesseract"),
+        (("por",), "brew", False, "brew install tesseract tesseract-lang"),
+        (("osd",), "brew", False, "brew install tesseract"),
+        ((), "winget", True, "winget install UB-Mannheim.TesseractOCR"),
+        (("por",), "winget", False, "winget install UB-Mannheim.TesseractOCR --force --interactive"),
+        ((), "other", True, None),
+    ],
+)
+def test_install_fix_per_system(
+    missing: tuple[str, ...], system: str, tesseract: bool, command: str | None
+) -> None:
     fix = install_fix(missing, system, tesseract=tesseract)  # type: ignore[arg-type]
     assert fix.cli == command
     assert fix.lead

@@ -44,15 +44,31 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 def bomb_png(width: int = 50_000, height: int = 50_000) -> bytes:
     """A valid PNG header declaring `width` x `height` 8-bit grey, with a tiny IDAT."""
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", zlib.compress(b"\0" * 64))
-            + _chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _chunk(b"IHDR", ihdr)
+        + _chunk(b"IDAT", zlib.compress(b"\0" * 64))
+        + _chunk(b"IEND", b"")
+    )
 
 
 def _ifd(width: int, height: int, data_at: int, next_at: int) -> bytes:
-    entries = [(256, 4, 1, width), (257, 4, 1, height), (258, 3, 1, 8), (259, 3, 1, 1), (262, 3, 1, 1),
-               (273, 4, 1, data_at), (277, 3, 1, 1), (278, 4, 1, height), (279, 4, 1, width * height)]
-    return (struct.pack("<H", len(entries)) + b"".join(struct.pack("<HHII", *e) for e in entries)
-            + struct.pack("<I", next_at))
+    entries = [
+        (256, 4, 1, width),
+        (257, 4, 1, height),
+        (258, 3, 1, 8),
+        (259, 3, 1, 1),
+        (262, 3, 1, 1),
+        (273, 4, 1, data_at),
+        (277, 3, 1, 1),
+        (278, 4, 1, height),
+        (279, 4, 1, width * height),
+    ]
+    return (
+        struct.pack("<H", len(entries))
+        + b"".join(struct.pack("<HHII", *e) for e in entries)
+        + struct.pack("<I", next_at)
+    )
 
 
 def bomb_tiff(frames: list[tuple[int, int]]) -> bytes:
@@ -90,7 +106,9 @@ def test_a_tiff_frame_claiming_gigapixels_refuses_the_file(tmp_path: Path) -> No
     path = tmp_path / "fax.tif"
     path.write_bytes(bomb_tiff([(1728, 2200), (60_000, 40_000), (1728, 2200)]))
     assert [s for s in declared_sizes(path).sizes] == [(1728, 2200), (60_000, 40_000), (1728, 2200)]  # type: ignore[union-attr]
-    with pytest.raises(ImageTooLargeError, match=r"fax.tif \(page 2\) declares 60000 x 40000 pixels \(2.4 gigapixels\)"):
+    with pytest.raises(
+        ImageTooLargeError, match=r"fax.tif \(page 2\) declares 60000 x 40000 pixels \(2.4 gigapixels\)"
+    ):
         next(image_pages(path))
 
 
@@ -112,12 +130,19 @@ def test_bombs_are_refused_in_little_memory(tmp_path: Path) -> None:
     """)
     if not Path("/proc/self/status").exists():
         pytest.skip("needs Linux /proc to size the address-space cap")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, timeout=60
+    )
     assert done.stdout.split("\n")[:2] == ["refused bomb.png", "refused bomb.tif"], done.stderr
 
 
 def test_formats_without_a_header_reader_are_checked_through_pil(tmp_path: Path) -> None:
-    gif = b"GIF89a" + struct.pack("<HH", 13_000, 13_000) + b"\x00\x00\x00" + b",\0\0\0\0\x01\0\x01\0\0\x02\x02D\x01\0;"
+    gif = (
+        b"GIF89a"
+        + struct.pack("<HH", 13_000, 13_000)
+        + b"\x00\x00\x00"
+        + b",\0\0\0\0\x01\0\x01\0\0\x02\x02D\x01\0;"
+    )
     (tmp_path / "big.gif").write_bytes(gif)  # 169 MP: over our limit, under PIL's own hard stop
     with pytest.raises(ImageTooLargeError, match="declares 13000 x 13000 pixels"):
         next(image_pages(tmp_path / "big.gif"))
@@ -129,21 +154,26 @@ def test_formats_without_a_header_reader_are_checked_through_pil(tmp_path: Path)
 
 def test_the_limits_fit_real_scans() -> None:
     assert 600 * 600 * 11.7 * 16.5 < PIXEL_LIMIT  # A3 at 600 DPI
-    assert Image.MAX_IMAGE_PIXELS is not None and PIXEL_LIMIT < Image.MAX_IMAGE_PIXELS * 2  # ours, not PIL's error
+    assert (
+        Image.MAX_IMAGE_PIXELS is not None and PIXEL_LIMIT < Image.MAX_IMAGE_PIXELS * 2
+    )  # ours, not PIL's error
     assert 300 * 300 * 8.5 * 11 < MAX_PIXELS
 
 
 # -- damaged files ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "content"), [
-    ("half.png", lambda: (TESS / "phototest-rotated-180.png").read_bytes()[:2600]),
-    ("half.jpg", lambda: _jpeg_bytes()[:3000]),
-    ("junk.png", lambda: b"this is not an image at all"),
-    ("empty.tif", lambda: b""),
-    ("header.tif", lambda: b"II*\0\x08\0\0\0\x09\0"),
-    ("header.png", lambda: b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0"),
-])
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("half.png", lambda: (TESS / "phototest-rotated-180.png").read_bytes()[:2600]),
+        ("half.jpg", lambda: _jpeg_bytes()[:3000]),
+        ("junk.png", lambda: b"this is not an image at all"),
+        ("empty.tif", lambda: b""),
+        ("header.tif", lambda: b"II*\0\x08\0\0\0\x09\0"),
+        ("header.png", lambda: b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0"),
+    ],
+)
 def test_damaged_images_raise_corrupt_file(tmp_path: Path, name: str, content: object) -> None:
     path = tmp_path / name
     path.write_bytes(content())  # type: ignore[operator]
@@ -168,7 +198,7 @@ def test_a_damaged_page_fails_after_the_good_ones(tmp_path: Path) -> None:
         image.seek(2)
         offset, length = image.tag_v2[273][0], image.tag_v2[279][0]
     data = bytearray(path.read_bytes())
-    data[offset + 2:offset + length] = b"\x55" * (length - 2)
+    data[offset + 2 : offset + length] = b"\x55" * (length - 2)
     path.write_bytes(bytes(data))
     seen = []
     with pytest.raises(CorruptFileError, match=r"three.tif, page 3,"):
@@ -181,7 +211,9 @@ def test_a_damaged_page_fails_after_the_good_ones(tmp_path: Path) -> None:
 
 
 def test_a_multi_page_tiff_yields_its_pages_one_by_one(tmp_path: Path) -> None:
-    sources = [Image.open(require(TESS / name)) for name in ("phototest.tif", "eurotext.tif", "8087_054.3B.tif")]
+    sources = [
+        Image.open(require(TESS / name)) for name in ("phototest.tif", "eurotext.tif", "8087_054.3B.tif")
+    ]
     path = tmp_path / "fax.tif"
     sources[0].save(path, save_all=True, append_images=sources[1:], compression="group4", dpi=(300, 300))
     assert image_page_count(path) == 3
@@ -205,7 +237,9 @@ def test_single_images_are_one_page(tmp_path: Path) -> None:
 
 def test_a_fax_gets_square_pixels(tmp_path: Path) -> None:
     path = tmp_path / "standard-fax.tif"
-    Image.open(require(TESS / "eurotext.tif")).resize((1024, 392)).save(path, dpi=(204, 98), compression="group4")
+    Image.open(require(TESS / "eurotext.tif")).resize((1024, 392)).save(
+        path, dpi=(204, 98), compression="group4"
+    )
     (page,) = image_pages(path)
     assert page.dpi == 204 and page.image.size == (1024, round(392 * 204 / 98))
 
@@ -237,7 +271,7 @@ def test_declared_sizes_of_real_files() -> None:
 def test_a_looping_tiff_chain_is_malformed(tmp_path: Path) -> None:
     path = tmp_path / "loop.tif"
     data = bytearray(bomb_tiff([(100, 100)]))
-    data[8 + 2 + 9 * 12:8 + 2 + 9 * 12 + 4] = struct.pack("<I", 8)  # next IFD: itself
+    data[8 + 2 + 9 * 12 : 8 + 2 + 9 * 12 + 4] = struct.pack("<I", 8)  # next IFD: itself
     path.write_bytes(bytes(data))
     with pytest.raises(HeaderError, match="loops"):
         declared_sizes(path)

@@ -20,16 +20,19 @@ from tests.cli_runner import run, run_json
 from tests.pdf_maker import merged_pdf, page_images, scanned_pdf, text_pdf, tiff
 
 LETTER = [
-    ["SETTLEMENT LETTER", "Dear counsel,", "The supplier shall deliver the replacement turbines within forty days.",
-     "Payment of the settlement amount is due on delivery."],
-    ["Page two of the letter.", "The buyer may reject nonconforming turbines after inspection.",
-     "This letter is confidential and subject to the protective order."],
+    [
+        "SETTLEMENT LETTER",
+        "Dear counsel,",
+        "The supplier shall deliver the replacement turbines within forty days.",
+        "Payment of the settlement amount is due on delivery.",
+    ],
+    [
+        "Page two of the letter.",
+        "The buyer may reject nonconforming turbines after inspection.",
+        "This letter is confidential and subject to the protective order.",
+    ],
 ]
 STAMPS = ["ACME0001200", "ACME0001201"]
-
-
-
-
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +65,9 @@ def test_a_scanned_pdf_is_searchable_and_cited_with_ocr_provenance(case: str, sc
     source = top["source"]
     assert source["page"] == 2 and source["extraction_method"] == "ocr" and source["bates"] == "ACME0001201"
     assert 80 < source["ocr_confidence"] <= 100
-    assert top["citation"].startswith("letter-scanned.pdf, p. 2, para") and top["citation"].endswith("(ACME0001201)")
+    assert top["citation"].startswith("letter-scanned.pdf, p. 2, para") and top["citation"].endswith(
+        "(ACME0001201)"
+    )
     assert "reject nonconforming turbines" in top["snippet"]
     details = run_json("case", "info", case)["documents"][0]
     assert details["ocr_pages"] == [1, 2]
@@ -73,7 +78,9 @@ def test_a_scanned_pdf_is_searchable_and_cited_with_ocr_provenance(case: str, sc
     ranged = run_json("search", "--case", case, "turbines", "--bates", "ACME0001201-ACME0001299")
     assert ranged["results"] and {r["source"]["page"] for r in ranged["results"]} == {2}
     nothing = run_json("search", "--case", case, "turbines", "--bates", "ACME0002000-ACME0002100")
-    assert nothing["results"] == [] and "No page in this case carries a Bates number" in nothing["warnings"][0]
+    assert (
+        nothing["results"] == [] and "No page in this case carries a Bates number" in nothing["warnings"][0]
+    )
     bad = run("search", "--case", case, "turbines", "--bates", "pages 3 to 5", ok=False)
     assert bad.exit_code != 0 and "ABC0001200-ABC0001300" in bad.stderr
 
@@ -81,8 +88,12 @@ def test_a_scanned_pdf_is_searchable_and_cited_with_ocr_provenance(case: str, sc
 def test_a_mixed_pdf_keeps_native_pages_native(case: str, scans: dict[str, Path]) -> None:
     (only,) = run_json("ingest", "--case", case, str(scans["mixed"]))["files"]
     assert only["ocr_pages"] == [2] and only["needs_ocr_pages"] == []
-    first = run_json("search", "--case", case, "replacement turbines within forty days")["results"][0]["source"]
-    second = run_json("search", "--case", case, "reject nonconforming turbines inspection")["results"][0]["source"]
+    first = run_json("search", "--case", case, "replacement turbines within forty days")["results"][0][
+        "source"
+    ]
+    second = run_json("search", "--case", case, "reject nonconforming turbines inspection")["results"][0][
+        "source"
+    ]
     assert (first["page"], first["extraction_method"], first["ocr_confidence"]) == (1, "native", None)
     assert (second["page"], second["extraction_method"]) == (2, "ocr")
 
@@ -105,7 +116,9 @@ def test_a_missing_language_fails_only_that_file_and_reocr_takes_it_later(
     by_name = {f["name"]: f for f in report["files"]}
     assert by_name["notes.txt"]["status"] == "ingested"
     scan = by_name["letter-scanned.pdf"]
-    assert scan["status"] == "needs_ocr" and "xyz" in scan["error"] and "install" in scan["hint"].lower(), scan
+    assert scan["status"] == "needs_ocr" and "xyz" in scan["error"] and "install" in scan["hint"].lower(), (
+        scan
+    )
     status = run_json("status", env=missing)
     assert status["ocr"]["available"] and "eng" in status["ocr"]["languages"]
     refused = run("reocr", "--case", case, ok=False, env=missing)
@@ -125,29 +138,43 @@ def test_a_decompression_bomb_is_refused_and_the_batch_goes_on(case: str, tmp_pa
 
     bomb = tmp_path / "bomb.png"
     header = struct.pack(">IIBBBBB", 50_000, 50_000, 8, 0, 0, 0, 0)
-    bomb.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 1000))
-                     + chunk(b"IEND", b""))
+    bomb.write_bytes(
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"\0" * 1000))
+        + chunk(b"IEND", b"")
+    )
     notes = tmp_path / "notes.txt"
     notes.write_text("The hearing is set for June 3.\n")
     started = time.monotonic()
     report = run_json("ingest", "--case", case, str(bomb), str(notes), ok=False)
     by_name = {f["name"]: f for f in report["files"]}
     assert by_name["notes.txt"]["status"] == "ingested"
-    assert by_name["bomb.png"]["status"] == "error" and "50000" in by_name["bomb.png"]["error"].replace(",", "")
+    assert by_name["bomb.png"]["status"] == "error" and "50000" in by_name["bomb.png"]["error"].replace(
+        ",", ""
+    )
     assert time.monotonic() - started < 60
 
 
 @pytest.mark.slow
 def test_kill_9_half_way_through_a_scan_resumes_at_the_page_it_stopped_on(tmp_path: Path) -> None:
-    pages = [[f"Page {n} of the deposition exhibit.", f"Witness statement number {n} about the turbine delivery."]
-             for n in range(1, 13)]
-    scanned = scanned_pdf(tmp_path / "exhibit.pdf", page_images(text_pdf(tmp_path / "src.pdf", pages), dpi=300))
+    pages = [
+        [f"Page {n} of the deposition exhibit.", f"Witness statement number {n} about the turbine delivery."]
+        for n in range(1, 13)
+    ]
+    scanned = scanned_pdf(
+        tmp_path / "exhibit.pdf", page_images(text_pdf(tmp_path / "src.pdf", pages), dpi=300)
+    )
     home = tmp_path / "home"
     env = {**os.environ, "CASETRACK_HOME": str(home)}
     cmd = [sys.executable, "-m", "casetrack"]
     subprocess.run([*cmd, "case", "create", "Exhibits"], env=env, check=True, capture_output=True)
-    proc = subprocess.Popen([*cmd, "ingest", "--case", "Exhibits", str(scanned)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [*cmd, "ingest", "--case", "Exhibits", str(scanned)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 120
     cached: list[Path] = []
     while time.monotonic() < deadline and len(cached) < 4:
@@ -157,8 +184,13 @@ def test_kill_9_half_way_through_a_scan_resumes_at_the_page_it_stopped_on(tmp_pa
     proc.wait()
     assert len(cached) >= 4, "the scan was not being OCR'd page by page"
     kept = len(list(home.glob("cases/*/ocr/*/page-*.json")))
-    done = subprocess.run([*cmd, "ingest", "--case", "Exhibits", str(scanned), "--json"], env=env,
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [*cmd, "ingest", "--case", "Exhibits", str(scanned), "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     report = json.loads(done.stdout)
     (only,) = report["files"]
     assert only["status"] == "ingested" and only["ocr_pages"] == list(range(1, 13)), only
@@ -180,7 +212,9 @@ def test_without_tesseract_scans_wait_and_everything_else_goes_in(
         by_name = {f["name"]: f for f in report["files"]}
         assert by_name["letter-native.pdf"]["status"] == "ingested"
         scan = by_name["letter-scanned.pdf"]
-        assert scan["status"] == "needs_ocr" and "not installed" in scan["error"] and "tesseract" in scan["hint"], scan
+        assert (
+            scan["status"] == "needs_ocr" and "not installed" in scan["error"] and "tesseract" in scan["hint"]
+        ), scan
         status = run_json("status")["ocr"]
         assert status["available"] is False and "not installed" in status["problem"] and status["fix"]
     engine_info(refresh=True)
@@ -188,12 +222,24 @@ def test_without_tesseract_scans_wait_and_everything_else_goes_in(
 
 
 def test_a_portuguese_scan_is_read_in_portuguese(tmp_path: Path) -> None:
-    decision = [["ACÓRDÃO", "Vistos, relatados e discutidos estes autos de apelação cível,",
-                 "acordam os desembargadores em negar provimento ao recurso, nos termos do voto.",
-                 "A prescrição intercorrente não se consumou, pois não houve inércia do exequente."]]
-    scan = scanned_pdf(tmp_path / "acordao.pdf", page_images(text_pdf(tmp_path / "src.pdf", decision), dpi=300))
+    decision = [
+        [
+            "ACÓRDÃO",
+            "Vistos, relatados e discutidos estes autos de apelação cível,",
+            "acordam os desembargadores em negar provimento ao recurso, nos termos do voto.",
+            "A prescrição intercorrente não se consumou, pois não houve inércia do exequente.",
+        ]
+    ]
+    scan = scanned_pdf(
+        tmp_path / "acordao.pdf", page_images(text_pdf(tmp_path / "src.pdf", decision), dpi=300)
+    )
     run("case", "create", "Apelação", "--language", "pt")
     (only,) = run_json("ingest", "--case", "Apelação", str(scan))["files"]
     assert only["ocr_pages"] == [1] and only["ocr_confidence"] > 85, only
-    top = run_json("search", "--case", "Apelação", "prescricao intercorrente inercia do exequente")["results"][0]
-    assert "prescrição intercorrente não se consumou" in top["snippet"] and top["source"]["extraction_method"] == "ocr"
+    top = run_json("search", "--case", "Apelação", "prescricao intercorrente inercia do exequente")[
+        "results"
+    ][0]
+    assert (
+        "prescrição intercorrente não se consumou" in top["snippet"]
+        and top["source"]["extraction_method"] == "ocr"
+    )

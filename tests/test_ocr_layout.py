@@ -141,23 +141,27 @@ def test_margin_text_reads_a_bates_stamp_with_page_boxes() -> None:
 _HEADER = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
 
 
-def _row(block: int, par: int, line: int, word: int, box: tuple[int, int, int, int], conf: float, text: str) -> str:
+def _row(
+    block: int, par: int, line: int, word: int, box: tuple[int, int, int, int], conf: float, text: str
+) -> str:
     return "\t".join(map(str, (5, 1, block, par, line, word, *box, conf, text)))
 
 
 def test_parse_tsv_groups_words_and_drops_noise() -> None:
-    tsv = "\n".join([
-        _HEADER,
-        "4\t1\t1\t1\t1\t0\t10\t10\t300\t30\t-1\t",  # a line row: not a word
-        _row(1, 1, 1, 1, (10, 10, 50, 30), 90.0, "Hello"),
-        _row(1, 1, 1, 2, (70, 12, 60, 30), 80.0, "world"),
-        _row(1, 1, 1, 3, (140, 12, 5, 5), 95.0, " "),  # empty text
-        _row(1, 1, 2, 1, (10, 50, 200, 4), 30.0, "—~—"),  # a rule: no letter or digit
-        _row(1, 2, 1, 1, (10, 90, 20, 20), 40.0, "aN"),  # specks
-        _row(1, 2, 1, 2, (40, 90, 20, 20), -1.0, "zz"),  # a negative confidence
-        _row(2, 1, 1, 1, (400, 10, 20, 30), 91.0, "2"),  # a page number: short, but sure
-        "5\t1\t2\t1\t1\t2\t400\t10\tbad\t30\t91\tx",  # a malformed row
-    ])
+    tsv = "\n".join(
+        [
+            _HEADER,
+            "4\t1\t1\t1\t1\t0\t10\t10\t300\t30\t-1\t",  # a line row: not a word
+            _row(1, 1, 1, 1, (10, 10, 50, 30), 90.0, "Hello"),
+            _row(1, 1, 1, 2, (70, 12, 60, 30), 80.0, "world"),
+            _row(1, 1, 1, 3, (140, 12, 5, 5), 95.0, " "),  # empty text
+            _row(1, 1, 2, 1, (10, 50, 200, 4), 30.0, "—~—"),  # a rule: no letter or digit
+            _row(1, 2, 1, 1, (10, 90, 20, 20), 40.0, "aN"),  # specks
+            _row(1, 2, 1, 2, (40, 90, 20, 20), -1.0, "zz"),  # a negative confidence
+            _row(2, 1, 1, 1, (400, 10, 20, 30), 91.0, "2"),  # a page number: short, but sure
+            "5\t1\t2\t1\t1\t2\t400\t10\tbad\t30\t91\tx",  # a malformed row
+        ]
+    )
     paragraphs, confidence = parse_tsv(tsv)
     assert [[line.text for line in p.lines] for p in paragraphs] == [["Hello world"], ["2"]]
     hello = paragraphs[0].lines[0]
@@ -168,11 +172,22 @@ def test_parse_tsv_groups_words_and_drops_noise() -> None:
     assert shifted[0].lines[0].box == (15, 110, 135, 142)
 
 
-@pytest.mark.parametrize(("text", "confidence", "noise"), [
-    ("—", 95.0, True), ("| ~ |", 20.0, True), ("...", 90.0, True), ("aN", 40.0, True), ("i", 49.9, True),
-    ("i", 66.0, False), ("12", 91.0, False), ("§ 3", 30.0, True), ("Hesse", 20.0, False),
-    ("Chapter 2", 16.0, False), ("The end.", 95.0, False),
-])
+@pytest.mark.parametrize(
+    ("text", "confidence", "noise"),
+    [
+        ("—", 95.0, True),
+        ("| ~ |", 20.0, True),
+        ("...", 90.0, True),
+        ("aN", 40.0, True),
+        ("i", 49.9, True),
+        ("i", 66.0, False),
+        ("12", 91.0, False),
+        ("§ 3", 30.0, True),
+        ("Hesse", 20.0, False),
+        ("Chapter 2", 16.0, False),
+        ("The end.", 95.0, False),
+    ],
+)
 def test_the_noise_rule(text: str, confidence: float, noise: bool) -> None:
     assert is_noise(text, confidence) is noise
 

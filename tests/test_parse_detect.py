@@ -360,8 +360,18 @@ def test_mostly_utf8_with_a_stray_byte_stays_utf8() -> None:
 
 
 def test_supported_extensions() -> None:
-    assert {".pdf", ".docx", ".txt", ".md", ".markdown", ".rtf", ".png", ".jpg", ".jpeg", ".tif", ".tiff"} <= (
-        SUPPORTED_EXTENSIONS
-    )
+    assert {
+        ".pdf",
+        ".docx",
+        ".txt",
+        ".md",
+        ".markdown",
+        ".rtf",
+        ".png",
+        ".jpg",
+        ".jpeg",
+        ".tif",
+        ".tiff",
+    } <= (SUPPORTED_EXTENSIONS)
     assert ".doc" not in SUPPORTED_EXTENSIONS
     assert all(ext == ext.lower() and ext.startswith(".") for ext in SUPPORTED_EXTENSIONS)

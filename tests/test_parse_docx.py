@@ -73,7 +73,16 @@ def test_every_docx_parses_or_raises_a_parse_error(path: Path) -> None:
     assert_document_consistent(doc)
     text = full_text(doc)
     # No docx2python markup leaks into the text.
-    for marker in ("----", "<a href", "footnote1)", "endnote1)", "</latex>", "font-family:", "\ufdd0", "\ufdd1"):
+    for marker in (
+        "----",
+        "<a href",
+        "footnote1)",
+        "endnote1)",
+        "</latex>",
+        "font-family:",
+        "\ufdd0",
+        "\ufdd1",
+    ):
         assert marker not in text, marker
 
 
@@ -131,7 +140,14 @@ def test_footnotes_endnotes_headings_lists_and_tables_together() -> None:
         "[ii] Second endnote",
     ]
     items = texts(doc, ParagraphKind.LIST_ITEM)
-    assert items[:6] == ["I. expect I", "A. expect A", "B. expect B", "1. expect 1", "a) expect a", "b) expect b"]
+    assert items[:6] == [
+        "I. expect I",
+        "A. expect A",
+        "B. expect B",
+        "1. expect 1",
+        "a) expect a",
+        "b) expect b",
+    ]
     assert "• bullet no indent" in items
     assert texts(doc, ParagraphKind.TABLE) == ["Nested | Table", "A | B"]
     body = full_text(doc)
@@ -236,9 +252,7 @@ def test_text_box_not_duplicated() -> None:
 def test_soft_line_breaks_are_lines() -> None:
     doc = parse_docx(require(CORPUS / "docx2python_tests" / "soft_line_breaks.docx"))
     page = doc.pages[0]
-    assert any(
-        len([ln for ln in page.lines if p.start <= ln.start < p.end]) > 1 for p in page.paragraphs
-    )
+    assert any(len([ln for ln in page.lines if p.start <= ln.start < p.end]) > 1 for p in page.paragraphs)
 
 
 def test_unpaged_document_is_one_page_without_number() -> None:
@@ -319,7 +333,7 @@ def test_explicit_breaks_only_give_pages_with_a_warning(tmp_path: Path) -> None:
         p("Um")
         + '<w:p><w:r><w:t>Dois</w:t><w:br w:type="page"/><w:t>Tres</w:t></w:r></w:p>'
         + '<w:p><w:pPr><w:sectPr><w:type w:val="nextPage"/></w:sectPr></w:pPr><w:r><w:t>Quatro</w:t></w:r></w:p>'
-        + '<w:p><w:pPr><w:pageBreakBefore/></w:pPr><w:r><w:t>Cinco</w:t></w:r></w:p>'
+        + "<w:p><w:pPr><w:pageBreakBefore/></w:pPr><w:r><w:t>Cinco</w:t></w:r></w:p>"
         + '<w:p><w:pPr><w:sectPr><w:type w:val="continuous"/></w:sectPr></w:pPr><w:r><w:t>Seis</w:t></w:r></w:p>'
         + p("Sete")
     )
@@ -515,10 +529,13 @@ def test_strike_from_styles_and_direct_override(tmp_path: Path) -> None:
 def test_struck_text_across_a_page_break_keeps_the_page(tmp_path: Path) -> None:
     body = (
         f"<w:p>{r('Um ')}{r('velho', STRIKE)}"
-        f'<w:r><w:rPr><w:strike/></w:rPr><w:lastRenderedPageBreak/><w:t>riscado</w:t></w:r>{r(" Dois")}</w:p>'
+        f"<w:r><w:rPr><w:strike/></w:rPr><w:lastRenderedPageBreak/><w:t>riscado</w:t></w:r>{r(' Dois')}</w:p>"
     )
     # Each page's part of the passage is marked on its own page.
-    for keep, expected in ((False, ["Um", "Dois"]), (True, ["Um [revogado: velho]", "[revogado: riscado] Dois"])):
+    for keep, expected in (
+        (False, ["Um", "Dois"]),
+        (True, ["Um [revogado: velho]", "[revogado: riscado] Dois"]),
+    ):
         doc = parse_docx(make_docx(tmp_path / "break.docx", body), ParseOptions(keep_revoked=keep))
         assert_document_consistent(doc)
         assert [page.text for page in doc.pages] == expected

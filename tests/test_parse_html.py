@@ -52,7 +52,10 @@ def test_planalto_statute_is_detected_and_decoded_from_windows_1252() -> None:
     # The layout table of the page header keeps its lines; <br> makes lines, <p> paragraphs.
     assert paragraphs[0] == "Presidência da República\nCasa Civil\nSubchefia para Assuntos Jurídicos"
     assert "Título I\nCapítulo Único\nDas Disposições Preliminares" in paragraphs
-    assert paragraphs[-2:] == ["FERNANDO COLLOR\nJarbas Passarinho", "Este texto não substitui o publicado no DOU de 12.12.1990"]
+    assert paragraphs[-2:] == [
+        "FERNANDO COLLOR\nJarbas Passarinho",
+        "Este texto não substitui o publicado no DOU de 12.12.1990",
+    ]
     text = doc.pages[0].text
     # Scripts and styles are not text; entities are decoded.
     assert "janela" not in text and "margin-top" not in text and "&nbsp;" not in text and "\xa0" not in text
@@ -64,7 +67,10 @@ def test_planalto_revoked_provisions_are_left_out_and_counted() -> None:
     text = doc.pages[0].text
     # Struck wording is gone; the wording in force and planalto's own notes stay.
     assert "Art. 5º São requisitos" not in text and "ascensão" not in text and "faltar" not in text
-    assert "Art. 5o São requisitos básicos para investidura em cargo público: (Redação dada pela Lei nº 9.515, de 20.11.97)" in paragraphs
+    assert (
+        "Art. 5o São requisitos básicos para investidura em cargo público: (Redação dada pela Lei nº 9.515, de 20.11.97)"
+        in paragraphs
+    )
     # A struck item followed by planalto's "(Revogado ...)" keeps its label, so the note still
     # says what it revokes.
     assert "III - (Revogado pela Lei nº 9.527, de 10.12.97)" in paragraphs
@@ -160,11 +166,16 @@ def test_decision_page_struck_text_and_double_br(tmp_path: Path) -> None:
     kept = texts(parsed(tmp_path, DECISION, keep=True))
     # Neighbouring struck elements are one passage; the marker follows <html lang>.
     assert "Second, the [revoked: old former] rule [revoked: was] is gone." in kept
-    assert "First, the statute reads: “no person shall [revoked: ever] be deprived”.\nIt was amended in 2019." in kept
+    assert (
+        "First, the statute reads: “no person shall [revoked: ever] be deprived”.\nIt was amended in 2019."
+        in kept
+    )
 
 
 def test_marker_language_is_guessed_without_a_lang_attribute(tmp_path: Path) -> None:
-    doc = parsed(tmp_path, "<p>O contrato <s>não</s> será rescindido pela parte que o descumprir.</p>", keep=True)
+    doc = parsed(
+        tmp_path, "<p>O contrato <s>não</s> será rescindido pela parte que o descumprir.</p>", keep=True
+    )
     assert texts(doc) == ["O contrato [revogado: não] será rescindido pela parte que o descumprir."]
 
 
@@ -172,7 +183,12 @@ def test_struck_text_spanning_paragraphs_and_lines(tmp_path: Path) -> None:
     body = "<p>Art. 1º Mantido.</p><strike><p>Art. 2º Velho<br>texto.</p><p>Art. 3º Idem.</p></strike><p>Art. 4º Novo.</p>"
     assert texts(parsed(tmp_path, body)) == ["Art. 1º Mantido.", "Art. 4º Novo."]
     doc = parsed(tmp_path, body, keep=True)
-    assert texts(doc) == ["Art. 1º Mantido.", "[revogado: Art. 2º Velho texto.]", "[revogado: Art. 3º Idem.]", "Art. 4º Novo."]
+    assert texts(doc) == [
+        "Art. 1º Mantido.",
+        "[revogado: Art. 2º Velho texto.]",
+        "[revogado: Art. 3º Idem.]",
+        "Art. 4º Novo.",
+    ]
     assert "2 revoked" in doc.warnings[0]
 
 
@@ -254,7 +270,9 @@ def test_detection(tmp_path: Path) -> None:
 
 
 def test_page_without_text(tmp_path: Path) -> None:
-    path = html_file(tmp_path, "<html><head><title>App</title><script>render()</script></head><body></body></html>")
+    path = html_file(
+        tmp_path, "<html><head><title>App</title><script>render()</script></head><body></body></html>"
+    )
     with pytest.raises(EmptyFileError, match="JavaScript") as e:
         parse_html(path)
     assert e.value.hint

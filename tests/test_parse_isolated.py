@@ -15,7 +15,10 @@ from casetrack.parse import parse_file
 from casetrack.parse.isolated import IsolatedParser, parse_timeout
 from tests.conftest import DATA, require
 
-PDF = DATA / "legal_span_bench/cuad_pdf/Part_II/Hosting/BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.PDF"
+PDF = (
+    DATA
+    / "legal_span_bench/cuad_pdf/Part_II/Hosting/BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.PDF"
+)
 LOCKED = DATA / "pdf_robustness/pdfplumber_tests/pdfs/password-example.pdf"
 DOCX = DATA / "docx/python-docx_tests/blk-paras-and-tables.docx"
 

@@ -169,7 +169,10 @@ def test_scanned_pages_inside_a_text_pdf_are_flagged_without_ocr_and_read_with_i
     read = parse_pdf(require(COURTS / "vector-pdf.pdf"))
     assert read.needs_ocr_pages == [] and read.pages[0].extraction_method is ExtractionMethod.NATIVE
     appendix = read.pages[29]  # a map with its legend, scanned
-    assert appendix.extraction_method is ExtractionMethod.OCR and "Tarrant Regional Water District" in appendix.text
+    assert (
+        appendix.extraction_method is ExtractionMethod.OCR
+        and "Tarrant Regional Water District" in appendix.text
+    )
     assert appendix.ocr_confidence is not None and len(appendix.line_confidences) == len(appendix.lines)
 
 
@@ -207,7 +210,10 @@ def test_zero_byte_file(path: Path) -> None:
 def test_an_image_only_pdf_is_read_by_ocr_or_says_why_not() -> None:
     with pytest.raises(ScanNotReadError) as err:
         parse_pdf(require(COURTS / "image-pdf.pdf"), options=ParseOptions(ocr_languages=None))
-    assert "none of its 2 pages has a text layer" in err.value.message and "OCR is turned off" in err.value.message
+    assert (
+        "none of its 2 pages has a text layer" in err.value.message
+        and "OCR is turned off" in err.value.message
+    )
     with pytest.raises(ScanNotReadError) as err:
         parse_pdf(require(COURTS / "image-pdf.pdf"), options=ParseOptions(ocr_languages="eng+xyz"))
     assert err.value.hint and "tesseract-ocr-xyz" in err.value.hint
@@ -221,7 +227,9 @@ def test_a_garbage_text_layer_is_ocrd() -> None:
     # Every glyph is an unmapped (cid:N) code: the page goes to OCR (Arabic read as English:
     # a confidence that says not to trust it).
     with pytest.raises(NoTextError, match="scanned"):
-        parse_pdf(require(ROBUST / "pdfjs_subset/complex_ttf_font.pdf"), options=ParseOptions(ocr_languages=None))
+        parse_pdf(
+            require(ROBUST / "pdfjs_subset/complex_ttf_font.pdf"), options=ParseOptions(ocr_languages=None)
+        )
     doc = parse_pdf(require(ROBUST / "pdfjs_subset/complex_ttf_font.pdf"))
     assert doc.pages[0].extraction_method is ExtractionMethod.OCR
     assert doc.pages[0].ocr_confidence is not None and doc.pages[0].ocr_confidence < 50
@@ -319,7 +327,8 @@ def test_cid_codes_are_stripped() -> None:
 @pytest.mark.parametrize(
     # The small files (~180 of 263, every kind of error); every file of the folder goes through
     # `casetrack ingest-folder` in the slow tier (tests/test_robustness_ingest.py).
-    ("max_bytes", "at_least"), [pytest.param(50_000, 100, id="under-50KB", marks=pytest.mark.slow)],
+    ("max_bytes", "at_least"),
+    [pytest.param(50_000, 100, id="under-50KB", marks=pytest.mark.slow)],
 )
 def test_every_robustness_pdf_parses_or_raises_a_parse_error(max_bytes: int | None, at_least: int) -> None:
     files = sorted(require(ROBUST).rglob("*.pdf"))
@@ -348,7 +357,7 @@ def test_bytes_before_the_pdf_header_are_skipped(tmp_path: Path) -> None:
     doc = parse_pdf(source)
     assert len(doc.pages) == 5 and "St. Charles County" in doc.pages[0].text
     prefixed = tmp_path / "prefixed.pdf"
-    clean = source.read_bytes()[source.read_bytes().find(b"%PDF-"):]
+    clean = source.read_bytes()[source.read_bytes().find(b"%PDF-") :]
     prefixed.write_bytes(b"From: scanner@example.org\r\n\r\n" + clean)
     assert [p.text for p in parse_pdf(prefixed).pages] == [p.text for p in doc.pages]
     assert pdf_page_count(prefixed) == 5

@@ -129,7 +129,9 @@ def test_large_file(tmp_path: Path) -> None:
     per_copy = src.count(b"\n")
     last = page.lines[-1]
     assert last.number > per_copy * (copies - 1)
-    assert page.text[last.start : last.end] == " ".join(src.decode().split("\n")[last.number - 1 - per_copy * (copies - 1)].split())
+    assert page.text[last.start : last.end] == " ".join(
+        src.decode().split("\n")[last.number - 1 - per_copy * (copies - 1)].split()
+    )
 
 
 # --------------------------------------------------------------------------------------------

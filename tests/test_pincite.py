@@ -30,10 +30,25 @@ CONTRACT = (
 )
 
 
-def chunk_prov(page: int | None = 3, line_start: int = 10, line_end: int = 20, char_start: int = 100,
-               paragraph_start: int = 4) -> Provenance:
-    return Provenance("Contract.pdf", "doc1", page, paragraph_start, paragraph_start + 3, line_start, line_end,
-                      char_start, char_start + len(CONTRACT), ExtractionMethod.NATIVE)
+def chunk_prov(
+    page: int | None = 3,
+    line_start: int = 10,
+    line_end: int = 20,
+    char_start: int = 100,
+    paragraph_start: int = 4,
+) -> Provenance:
+    return Provenance(
+        "Contract.pdf",
+        "doc1",
+        page,
+        paragraph_start,
+        paragraph_start + 3,
+        line_start,
+        line_end,
+        char_start,
+        char_start + len(CONTRACT),
+        ExtractionMethod.NATIVE,
+    )
 
 
 def pinned(query: str, **kw: object) -> str:
@@ -72,7 +87,9 @@ def test_exact_span_wins_and_is_moved_off_mid_word() -> None:
 def test_focus_decides_when_no_sentence_shares_two_terms() -> None:
     focus_at = CONTRACT.index("The Company\nmay audit")
     focus = (focus_at, len(CONTRACT))
-    assert pinned("inspection rights annually", focus=focus).endswith("The Company\nmay audit the Distributor once a year.")
+    assert pinned("inspection rights annually", focus=focus).endswith(
+        "The Company\nmay audit the Distributor once a year."
+    )
     assert "Governing" not in pinned("inspection rights annually", focus=focus)
     # With two shared terms the words decide, not the focus.
     assert pinned("late payments interest", focus=focus).startswith("Late payments")
@@ -103,7 +120,9 @@ def test_pin_provenance_on_a_paged_chunk_counts_lines_and_paragraphs() -> None:
     assert (pin.paragraph_start, pin.paragraph_end, pin.line_start, pin.line_end) == (7, 7, 16, 16)
     assert (pin.char_start, pin.char_end) == (100 + at, 100 + end)
     assert pin.citation() == "Contract.pdf, p. 3, para. 7, l. 16"
-    two = pin_provenance(chunk_prov(), CONTRACT, CONTRACT.index("Governing"), CONTRACT.index("without regard"), None)
+    two = pin_provenance(
+        chunk_prov(), CONTRACT, CONTRACT.index("Governing"), CONTRACT.index("without regard"), None
+    )
     assert two.citation() == "Contract.pdf, p. 3, paras. 5-6, ll. 11-13"
 
 
@@ -111,7 +130,9 @@ def test_stored_line_numbers_are_used_as_they_are() -> None:
     # A .txt: blank lines between paragraphs keep their numbers in the file.
     numbers = [1, 3, 5, 6, 7, 9, 10, 11]
     at = CONTRACT.index("The Company\nmay audit")
-    pin = pin_provenance(chunk_prov(page=None, line_start=1, line_end=11), CONTRACT, at, len(CONTRACT), numbers)
+    pin = pin_provenance(
+        chunk_prov(page=None, line_start=1, line_end=11), CONTRACT, at, len(CONTRACT), numbers
+    )
     assert (pin.line_start, pin.line_end, pin.lines_citable) == (10, 11, True)
     assert pin.citation() == "Contract.pdf, para. 7, ll. 10-11"
 
@@ -125,10 +146,14 @@ def test_unpaged_rows_without_line_numbers_never_cite_a_wrong_line() -> None:
     last = pin_provenance(chunk, CONTRACT, last_at, len(CONTRACT), None)
     assert (last.line_start, last.line_end, last.lines_citable) == (10, 11, True)
     # In between, the blank lines of the file are unknown: the citation stops at the paragraph.
-    middle = pin_provenance(chunk, CONTRACT, CONTRACT.index("Governing"), CONTRACT.index("Governing") + 14, None)
+    middle = pin_provenance(
+        chunk, CONTRACT, CONTRACT.index("Governing"), CONTRACT.index("Governing") + 14, None
+    )
     assert not middle.lines_citable and middle.citation() == "Contract.pdf, para. 5"
     # Stored numbers of the wrong length are not trusted either.
-    assert not pin_provenance(chunk, CONTRACT, middle.char_start - 100, middle.char_end - 100, [1, 2]).lines_citable
+    assert not pin_provenance(
+        chunk, CONTRACT, middle.char_start - 100, middle.char_end - 100, [1, 2]
+    ).lines_citable
 
 
 def test_docx_lines_stay_uncited() -> None:
@@ -137,7 +162,10 @@ def test_docx_lines_stay_uncited() -> None:
 
 
 def test_citation_across_pages() -> None:
-    assert replace(chunk_prov(), page_end=4, paragraph_end=4).citation() == "Contract.pdf, pp. 3-4, para. 4, ll. 10-20"
+    assert (
+        replace(chunk_prov(), page_end=4, paragraph_end=4).citation()
+        == "Contract.pdf, pp. 3-4, para. 4, ll. 10-20"
+    )
 
 
 def test_readable_joins_hyphenation_and_drops_footnote_numbers() -> None:
@@ -150,7 +178,10 @@ def test_readable_joins_hyphenation_and_drops_footnote_numbers() -> None:
     assert readable("prevent out-of-\nstate applicants") == "prevent out-of-state applicants"
     pleading = "14 preliminary injunction and opposition\n15 argument of counsel, the Court finds"
     assert readable(pleading) == "preliminary injunction and opposition argument of counsel, the Court finds"
-    assert readable("closed to new cases\n23 on May 31.", margin_numbers=True) == "closed to new cases on May 31."
+    assert (
+        readable("closed to new cases\n23 on May 31.", margin_numbers=True)
+        == "closed to new cases on May 31."
+    )
     assert readable("a term of\n12 months.") == "a term of 12 months."
 
 
@@ -164,8 +195,10 @@ def test_hit_json_carries_the_pin_cite_and_the_chunk() -> None:
 
 
 def test_query_terms_separate_names_context_and_the_question() -> None:
-    query = ('Consider the contract "SUPPLY AGREEMENT" (parties named in it: Acme Corp.; Dr. Murray; mPhase); '
-             "What is the notice period required to terminate this contract?")
+    query = (
+        'Consider the contract "SUPPLY AGREEMENT" (parties named in it: Acme Corp.; Dr. Murray; mPhase); '
+        "What is the notice period required to terminate this contract?"
+    )
     terms = query_terms(query, EN)
     assert {"acm", "murray", "mphase", "suppli"} <= terms.names
     assert terms.role["notic"] == terms.role["termin"] == 1.0
@@ -192,11 +225,29 @@ def test_chunk_tables_from_before_line_numbers_gain_the_column(tmp_path: Path) -
 
     def rows(doc: str, schema: pa.Schema) -> pa.Table:
         data: dict[str, list[Any]] = {
-            "chunk_id": [f"{doc}-1-00000"], "doc_id": [doc], "gen": [1], "seq": [0], "text": ["one\ntwo"],
-            "page": [None], "page_index": [0], "paragraph_start": [1], "paragraph_end": [1], "line_start": [1],
-            "line_end": [3], "char_start": [0], "char_end": [7], "token_count": [2], "extraction_method": ["native"],
-            "ocr_confidence": [None], "line_numbers": [[1, 3]], "line_confidences": [None], "bates": [None],
-            "section": [None], "line_pages": [None], "transcript": [None], "vector": [[0.0, 1.0]],
+            "chunk_id": [f"{doc}-1-00000"],
+            "doc_id": [doc],
+            "gen": [1],
+            "seq": [0],
+            "text": ["one\ntwo"],
+            "page": [None],
+            "page_index": [0],
+            "paragraph_start": [1],
+            "paragraph_end": [1],
+            "line_start": [1],
+            "line_end": [3],
+            "char_start": [0],
+            "char_end": [7],
+            "token_count": [2],
+            "extraction_method": ["native"],
+            "ocr_confidence": [None],
+            "line_numbers": [[1, 3]],
+            "line_confidences": [None],
+            "bates": [None],
+            "section": [None],
+            "line_pages": [None],
+            "transcript": [None],
+            "vector": [[0.0, 1.0]],
         }
         return pa.Table.from_pydict({f.name: data[f.name] for f in schema}, schema=schema)
 
@@ -206,4 +257,7 @@ def test_chunk_tables_from_before_line_numbers_gain_the_column(tmp_path: Path) -
     assert "line_numbers" not in tables.document_chunks("old", 1).column_names  # still readable
     tables.replace_document_chunks("new", rows("new", new))
     got = tables.fetch_chunks(["old-1-00000", "new-1-00000"])
-    assert stored_line_numbers(got["old-1-00000"]) is None and stored_line_numbers(got["new-1-00000"]) == [1, 3]
+    assert stored_line_numbers(got["old-1-00000"]) is None and stored_line_numbers(got["new-1-00000"]) == [
+        1,
+        3,
+    ]

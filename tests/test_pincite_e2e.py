@@ -24,7 +24,10 @@ from casetrack.search.snippet import has_margin_numbers, readable
 from tests.conftest import DATA, MODELS, require
 
 COURTS = DATA / "legal_docs_us_courts"
-CUAD_PDF = DATA / "legal_span_bench/cuad_pdf/Part_II/Hosting/BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.PDF"
+CUAD_PDF = (
+    DATA
+    / "legal_span_bench/cuad_pdf/Part_II/Hosting/BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.PDF"
+)
 OPINION_PDF = COURTS / "recap_documents/ca5_00516242060.pdf"
 ORDER_PDF = COURTS / "extra_from_history/recap_issues/gov.uscourts.cand.16711.199.0.pdf"
 DOCX = COURTS / "word-docx.docx"
@@ -32,14 +35,30 @@ TXT = COURTS / "extra_from_history/opinion_text.txt"
 CASE = "Pins"
 
 QUERIES = {
-    CUAD_PDF.name: ["termination of the hosting agreement", "monthly fees payable", "governing law",
-                    "limitation of liability for damages"],
-    OPINION_PDF.name: ["elements of promissory estoppel under Texas law", "bi-weekly paycheck deduction for life insurance",
-                       "why did the breach of contract claim fail", "Dearborn final offer guarantee issue limit"],
+    CUAD_PDF.name: [
+        "termination of the hosting agreement",
+        "monthly fees payable",
+        "governing law",
+        "limitation of liability for damages",
+    ],
+    OPINION_PDF.name: [
+        "elements of promissory estoppel under Texas law",
+        "bi-weekly paycheck deduction for life insurance",
+        "why did the breach of contract claim fail",
+        "Dearborn final offer guarantee issue limit",
+    ],
     ORDER_PDF.name: ["motion to quash the subpoena", "why is the deposition transcript relevant"],
-    DOCX.name: ["failure to obey order", "characterization of service", "the applicant's request for upgrade"],
-    TXT.name: ["indemnity agreement attorney's fees", "who argued the cause for the appellants",
-               "what does the Miller Act require", "waiver of the attorney-client privilege"],
+    DOCX.name: [
+        "failure to obey order",
+        "characterization of service",
+        "the applicant's request for upgrade",
+    ],
+    TXT.name: [
+        "indemnity agreement attorney's fees",
+        "who argued the cause for the appellants",
+        "what does the Miller Act require",
+        "waiver of the attorney-client privilege",
+    ],
 }
 
 
@@ -56,14 +75,18 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[CaseTrack,
     root = tmp_path_factory.mktemp("pins")
     models = root / "models"
     models.mkdir()
-    (models / "multilingual-e5-small-enpt").symlink_to(MODELS / "multilingual-e5-small-enpt", target_is_directory=True)
+    (models / "multilingual-e5-small-enpt").symlink_to(
+        MODELS / "multilingual-e5-small-enpt", target_is_directory=True
+    )
     app = CaseTrack(resolve_settings(root / "home", models, environ={}))
     app.create_case(CASE, "contract", "en")
     files = [require(p) for p in (CUAD_PDF, OPINION_PDF, ORDER_PDF, DOCX)]
     # The opinion's first 240 lines (blank lines, indents and hyphenation as in the file) keep
     # ingest short.
     txt = root / TXT.name
-    txt.write_text("\n".join(require(TXT).read_text(encoding="utf-8").split("\n")[:240]) + "\n", encoding="utf-8")
+    txt.write_text(
+        "\n".join(require(TXT).read_text(encoding="utf-8").split("\n")[:240]) + "\n", encoding="utf-8"
+    )
     files.append(txt)
     results = app.ingest(CASE, files)
     assert [r.status for r in results] == ["ingested"] * len(files), [r.error for r in results]
@@ -101,7 +124,9 @@ def check(hit: SearchHit, doc: ParsedDocument) -> None:
     if pin.lines_citable:
         assert (pin.line_start, pin.line_end) == (first_line.number, last_line.number)
         assert pin.citation().endswith(
-            f"l. {pin.line_start}" if pin.line_start == pin.line_end else f"ll. {pin.line_start}-{pin.line_end}"
+            f"l. {pin.line_start}"
+            if pin.line_start == pin.line_end
+            else f"ll. {pin.line_start}-{pin.line_end}"
         )
     else:
         assert ", l" not in pin.citation()
@@ -109,7 +134,9 @@ def check(hit: SearchHit, doc: ParsedDocument) -> None:
     assert (pin.paragraph_end, pin.line_end) <= (chunk.paragraph_end, chunk.line_end)
 
 
-def test_every_result_is_pinned_to_lines_of_its_page(built: tuple[CaseTrack, dict[str, ParsedDocument]]) -> None:
+def test_every_result_is_pinned_to_lines_of_its_page(
+    built: tuple[CaseTrack, dict[str, ParsedDocument]],
+) -> None:
     app, parsed = built
     widths = []
     for name, queries in QUERIES.items():
@@ -158,7 +185,10 @@ def test_snippets_join_line_break_hyphenation(built: tuple[CaseTrack, dict[str, 
 
 def test_context_never_repeats_the_snippet(built: tuple[CaseTrack, dict[str, ParsedDocument]]) -> None:
     app, parsed = built
-    for name, query in [(OPINION_PDF.name, "elements of promissory estoppel"), (TXT.name, "reasonable fee award")]:
+    for name, query in [
+        (OPINION_PDF.name, "elements of promissory estoppel"),
+        (TXT.name, "reasonable fee award"),
+    ]:
         for hit in app.search(CASE, query, top_k=3, documents=[name], context_chars=300).hits:
             page = page_of(parsed[name], hit)
             a, b = hit.provenance.char_start, hit.provenance.char_end

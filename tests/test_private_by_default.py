@@ -61,7 +61,8 @@ def test_the_real_cli_leaves_nothing_readable_by_other_accounts(home: Path, tmp_
 
 @posix_only
 def test_an_existing_0755_data_dir_is_made_private_on_start_with_a_note(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     data = tmp_path / "data"
     CaseRegistry(data / "registry.sqlite", data / "cases").close()
     os.chmod(data, 0o755)
@@ -70,7 +71,9 @@ def test_an_existing_0755_data_dir_is_made_private_on_start_with_a_note(
         CaseRegistry(data / "registry.sqlite", data / "cases").close()
     assert stat.S_IMODE(data.stat().st_mode) == 0o700
     assert stat.S_IMODE((data / "registry.sqlite").stat().st_mode) == 0o600
-    assert any("readable by other accounts" in r.getMessage() and "0755" in r.getMessage() for r in caplog.records)
+    assert any(
+        "readable by other accounts" in r.getMessage() and "0755" in r.getMessage() for r in caplog.records
+    )
 
 
 @posix_only
@@ -97,12 +100,23 @@ def test_repair_permissions_tightens_everything_and_says_what(tmp_path: Path) ->
     shared.write_text("model")
     os.chmod(shared, 0o644)
     (root / "model.onnx").symlink_to(shared)  # a models folder linking to a shared pack: left alone
-    for path, mode in [(root, 0o755), (root / "cases", 0o755), (root / "cases" / "abc", 0o750),
-                       (root / "cases" / "abc" / "journal.sqlite", 0o644), (root / "registry.sqlite", 0o600)]:
+    for path, mode in [
+        (root, 0o755),
+        (root / "cases", 0o755),
+        (root / "cases" / "abc", 0o750),
+        (root / "cases" / "abc" / "journal.sqlite", 0o644),
+        (root / "registry.sqlite", 0o600),
+    ]:
         os.chmod(path, mode)
     changes = repair_permissions(root)
-    assert sorted(changes) == sorted(["0755 -> 0700 .", "0755 -> 0700 cases", "0750 -> 0700 cases/abc",
-                                      "0644 -> 0600 cases/abc/journal.sqlite"])
+    assert sorted(changes) == sorted(
+        [
+            "0755 -> 0700 .",
+            "0755 -> 0700 cases",
+            "0750 -> 0700 cases/abc",
+            "0644 -> 0600 cases/abc/journal.sqlite",
+        ]
+    )
     assert _open_to_others(root) == []
     assert stat.S_IMODE(shared.stat().st_mode) == 0o644
     assert repair_permissions(root) == []
@@ -135,13 +149,20 @@ def planted(tmp_path: Path) -> Path:
 def test_links_out_of_the_folder_and_loops_are_skipped_and_reported(planted: Path) -> None:
     flat = scan_folder(planted, recursive=False)
     assert [p.name for p in flat.files] == ["a.txt"]
-    assert {(s.name, s.code) for s in flat.skipped} == {("passwd.txt", "outside_folder"), ("loop.txt", "link_loop")}
+    assert {(s.name, s.code) for s in flat.skipped} == {
+        ("passwd.txt", "outside_folder"),
+        ("loop.txt", "link_loop"),
+    }
 
     deep = scan_folder(planted, recursive=True)
     assert [str(p.relative_to(planted)) for p in deep.files] == ["a.txt", "sub/b.md", "sub/same.txt"]
     assert {(s.name, s.code) for s in deep.skipped} == {
-        ("passwd.txt", "outside_folder"), ("loop.txt", "link_loop"), ("elsewhere", "outside_folder"),
-        ("sub/other.txt", "outside_folder"), ("sub/loopdir", "link_loop")}
+        ("passwd.txt", "outside_folder"),
+        ("loop.txt", "link_loop"),
+        ("elsewhere", "outside_folder"),
+        ("sub/other.txt", "outside_folder"),
+        ("sub/loopdir", "link_loop"),
+    }
     passwd = next(s for s in deep.skipped if s.name == "passwd.txt")
     assert "outside the folder" in passwd.reason and "/etc" not in passwd.reason + passwd.hint
     assert discover_files(planted, recursive=True) == deep.files
@@ -158,13 +179,20 @@ def test_skipped_entries_read_as_rows_of_the_ingest_report(planted: Path) -> Non
     assert all(r.status == "error" and not r.ok for r in rows)
     line = _line(next(r for r in rows if r.name == "passwd.txt"))
     assert line.startswith("  FAIL passwd.txt: a link to a file outside the folder being ingested")
-    job = {"id": "j1", "case_name": "X", "status": "done", "done": len(rows), "total": len(rows),
-           "results": [r.to_json() for r in rows]}
+    job = {
+        "id": "j1",
+        "case_name": "X",
+        "status": "done",
+        "done": len(rows),
+        "total": len(rows),
+        "results": [r.to_json() for r in rows],
+    }
     assert "- sub/loopdir: a symbolic link loop" in render.job(job)
 
 
 def test_an_unreadable_sub_folder_is_reported_and_the_walk_goes_on(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = tmp_path / "f"
     for sub in ("a", "locked", "z"):
         (folder / sub).mkdir(parents=True)
@@ -191,10 +219,14 @@ def test_a_folder_that_is_a_link_loop_is_one_clear_error(tmp_path: Path) -> None
 
 
 @posix_only
-def test_ingest_folder_through_the_cli_never_ingests_what_a_link_points_out_to(home: Path, planted: Path) -> None:
+def test_ingest_folder_through_the_cli_never_ingests_what_a_link_points_out_to(
+    home: Path, planted: Path
+) -> None:
     runner = CliRunner()
     assert runner.invoke(cli_group, ["case", "create", "Upload"]).exit_code == 0
-    result = runner.invoke(cli_group, ["ingest-folder", "--case", "Upload", "--recursive", str(planted), "--json"])
+    result = runner.invoke(
+        cli_group, ["ingest-folder", "--case", "Upload", "--recursive", str(planted), "--json"]
+    )
     assert "Traceback" not in result.output
     info = runner.invoke(cli_group, ["case", "info", "Upload", "--json"])
     names = sorted(d["name"] for d in json.loads(info.output)["documents"])
@@ -211,7 +243,9 @@ def test_allowed_roots_come_from_the_environment_with_the_home_folder_as_default
     env = {"CASETRACK_ALLOWED_ROOTS": os.pathsep.join(["~/Cases", str(tmp_path / "shared"), ""])}
     both = resolve_settings(tmp_path / "d", MODELS, environ=env, home_dir=home)
     assert both.allowed_roots == (home / "Cases", tmp_path / "shared")
-    assert resolve_settings(tmp_path / "d", MODELS, environ=env, allowed_roots=[tmp_path]).allowed_roots == (tmp_path,)
+    assert resolve_settings(tmp_path / "d", MODELS, environ=env, allowed_roots=[tmp_path]).allowed_roots == (
+        tmp_path,
+    )
     with pytest.raises(CaseTrackError, match="not an absolute path"):
         resolve_settings(tmp_path / "d", MODELS, environ={"CASETRACK_ALLOWED_ROOTS": "Cases"})
     with pytest.raises(CaseTrackError, match="not an absolute path"):
@@ -244,9 +278,14 @@ def test_check_allowed_follows_links_and_refuses_what_is_not_under_a_root(tmp_pa
     (data / "cases").mkdir(parents=True)
     allowed = {"roots": [root], "home": home, "private": [data]}
     assert check_allowed(doc, **allowed) == doc.resolve()
-    for path, why in [(Path("/etc/passwd"), "system folder /etc"), (root / "matter" / "hosts.txt", "system folder"),
-                      (root / "matter" / "key.txt", "hidden folder"), (tmp_path / "other.txt", "outside the folders"),
-                      (data / "cases", "data folder"), (Path("matter/contract.txt"), "not an absolute path")]:
+    for path, why in [
+        (Path("/etc/passwd"), "system folder /etc"),
+        (root / "matter" / "hosts.txt", "system folder"),
+        (root / "matter" / "key.txt", "hidden folder"),
+        (tmp_path / "other.txt", "outside the folders"),
+        (data / "cases", "data folder"),
+        (Path("matter/contract.txt"), "not an absolute path"),
+    ]:
         with pytest.raises(PathNotAllowedError, match=why) as e:
             check_allowed(path, **allowed)
         if "absolute" not in why and "data folder" not in why:
@@ -299,14 +338,20 @@ def test_mcp_ingest_tools_read_only_under_allowed_roots(tool_service: Any, tmp_p
         assert f"Folders CaseTrack may read for Claude: {docs}." in texts[key], texts[key]
     # A system folder is never allowed, so the refusal does not suggest adding it as a root.
     assert "system folder /etc" in texts["link"] and "root:" not in texts["link"]
-    assert "CASETRACK_ALLOWED_ROOTS" in texts["outside_folder"] and "casetrack daemon stop" in texts["outside_folder"]
+    assert (
+        "CASETRACK_ALLOWED_ROOTS" in texts["outside_folder"]
+        and "casetrack daemon stop" in texts["outside_folder"]
+    )
     assert not results["ok"].is_error, texts["ok"]
     assert not results["ok_folder"].is_error, texts["ok_folder"]
     jobs = [j for j in tool_service.jobs.recent()]
     queued = sorted(p for j in jobs for p in j.paths)
     assert queued == [str((docs / "contract.txt").resolve())] * 2  # the folder's link to /etc/passwd is not
     # ... and the tool says so: which entry it left out and why.
-    assert "Skipped 1 entry of the folder:" in texts["ok_folder"] and "passwd.txt: a link to a file outside" in texts["ok_folder"]
+    assert (
+        "Skipped 1 entry of the folder:" in texts["ok_folder"]
+        and "passwd.txt: a link to a file outside" in texts["ok_folder"]
+    )
     assert [e["name"] for e in results["ok_folder"].structured_content["skipped"]] == ["passwd.txt"]
 
 
@@ -340,19 +385,23 @@ def _legacy_case_named(registry_path: Path, cases_dir: Path, name: str) -> str:
     case_id = "feedfacecafe"
     (cases_dir / case_id).mkdir()
     with sqlite3.connect(registry_path) as conn:
-        conn.execute("INSERT INTO cases VALUES (?,?,?,?,?,?,?,?)",
-                     (case_id, name, name.casefold(), "other", "en", "active", time.time(), time.time()))
+        conn.execute(
+            "INSERT INTO cases VALUES (?,?,?,?,?,?,?,?)",
+            (case_id, name, name.casefold(), "other", "en", "active", time.time(), time.time()),
+        )
     return case_id
 
 
-def test_an_ambiguous_reference_is_refused_for_destructive_commands(registry: CaseRegistry, tmp_path: Path) -> None:
+def test_an_ambiguous_reference_is_refused_for_destructive_commands(
+    registry: CaseRegistry, tmp_path: Path
+) -> None:
     a = registry.create("Smith v. Jones")
     b_id = _legacy_case_named(tmp_path / "registry.sqlite", tmp_path / "cases", a.id)
     assert registry.get(a.id).id == a.id  # reads: the exact id wins
     with pytest.raises(AmbiguousCaseError) as e:
         registry.get(a.id, destructive=True)
     assert "'Smith v. Jones' (id " + a.id in e.value.message and b_id in e.value.message
-    assert '"Smith v. Jones" for \'Smith v. Jones\'' in (e.value.hint or "") and b_id in (e.value.hint or "")
+    assert "\"Smith v. Jones\" for 'Smith v. Jones'" in (e.value.hint or "") and b_id in (e.value.hint or "")
     assert registry.get(b_id, destructive=True).name == a.id
     short = registry.create(b_id[:6])  # a name that is also the start of another case's id
     assert registry.get(b_id[:6]).id == short.id  # reads: the name wins over an id prefix
@@ -381,7 +430,9 @@ def test_safe_for_log_keeps_a_file_name_on_one_line() -> None:
 
 
 @posix_only
-def test_the_folder_walk_logs_a_forged_name_on_one_line(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_the_folder_walk_logs_a_forged_name_on_one_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     folder = tmp_path / "f"
     folder.mkdir()
     (folder / "x.txt\nINFO forged.txt").symlink_to("/etc/passwd")

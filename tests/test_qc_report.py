@@ -23,7 +23,9 @@ from tests.daemon_util import daemon_stopped_after
 
 CUAD = DATA / "legal_span_bench/cuad_pdf"
 BANGI = CUAD / "Part_II/Hosting/BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.PDF"
-JOINT_VENTURE = CUAD / "Part_I/Joint Venture/NOVOINTEGRATEDSCIENCES,INC_12_23_2019-EX-10.1-JOINT VENTURE AGREEMENT.PDF"
+JOINT_VENTURE = (
+    CUAD / "Part_I/Joint Venture/NOVOINTEGRATEDSCIENCES,INC_12_23_2019-EX-10.1-JOINT VENTURE AGREEMENT.PDF"
+)
 DOC = DATA / "legal_docs_us_courts/word-doc.doc"
 EMPTY = DATA / "pdf_robustness/pdfplumber_tests/pdfs/empty.pdf"
 ZIP = DATA / "pdf_robustness/pdfplumber_tests/pdfs/issue-948.zip"
@@ -50,8 +52,16 @@ def read_csv(path: Path) -> list[dict[str, str]]:
 
 def test_ingest_folder_report_has_a_row_per_file_also_when_some_failed(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    folder = folder_of(tmp_path, {"hosting.pdf": BANGI, "hosting copy.pdf": BANGI, "brief.doc": DOC,
-                                  "empty.pdf": EMPTY, "exhibits.zip": ZIP})
+    folder = folder_of(
+        tmp_path,
+        {
+            "hosting.pdf": BANGI,
+            "hosting copy.pdf": BANGI,
+            "brief.doc": DOC,
+            "empty.pdf": EMPTY,
+            "exhibits.zip": ZIP,
+        },
+    )
     assert run(home, "case", "create", "Astro", "--type", "contract").exit_code == 0
     report = tmp_path / "out" / "qc.csv"
     report.parent.mkdir()
@@ -70,14 +80,26 @@ def test_ingest_folder_report_has_a_row_per_file_also_when_some_failed(tmp_path:
     assert second["Status"] == "duplicate" and second["Duplicate of"] == "hosting copy.pdf"
     assert "--force" in second["Fix"]
     doc = by_file["brief.doc"]
-    assert doc["Status"] == "failed" and "legacy Word .doc" in doc["Problem"] and "Save it as .docx" in doc["Fix"]
+    assert (
+        doc["Status"] == "failed"
+        and "legacy Word .doc" in doc["Problem"]
+        and "Save it as .docx" in doc["Fix"]
+    )
     assert by_file["empty.pdf"]["Status"] == "failed" and "empty" in by_file["empty.pdf"]["Problem"]
     assert by_file["exhibits.zip"]["Status"] == "skipped" and "(.zip)" in by_file["exhibits.zip"]["Problem"]
     assert by_file["exhibits.zip"]["Fix"].startswith("If it holds case documents")
 
     # `ingest --report` of one file: its one row (and --json still prints only JSON on stdout)
-    again = run(home, "ingest", "--case", "Astro", str(folder / "hosting.pdf"), "--report", str(tmp_path / "one.csv"),
-                "--json")
+    again = run(
+        home,
+        "ingest",
+        "--case",
+        "Astro",
+        str(folder / "hosting.pdf"),
+        "--report",
+        str(tmp_path / "one.csv"),
+        "--json",
+    )
     assert again.exit_code == 0, again.output
     (row,) = read_csv(tmp_path / "one.csv")
     assert row["File"] == "hosting.pdf" and row["Status"] == "duplicate"
@@ -100,7 +122,9 @@ def test_report_through_the_daemon_counts_blank_and_ocr_pages(tmp_path: Path) ->
     with daemon_stopped_after(home):
         assert casetrack(home, "daemon", "start").returncode == 0
         report = tmp_path / "qc.xlsx"
-        done = casetrack(home, "ingest-folder", "--case", "Novo", str(folder), "--report", str(report), timeout=900)
+        done = casetrack(
+            home, "ingest-folder", "--case", "Novo", str(folder), "--report", str(report), timeout=900
+        )
         assert done.returncode == 0, done.stderr
         assert "in the CaseTrack daemon as job" in done.stderr and f"written to {report}" in done.stderr
     sheet = load_workbook(report).active
@@ -110,5 +134,7 @@ def test_report_through_the_daemon_counts_blank_and_ocr_pages(tmp_path: Path) ->
     assert venture["Status"] == "ingested" and venture["Pages"] == 13 and venture["Blank pages"] == "13"
     assert venture["Pages OCR'd"] == 0 and venture["Document type"] == "contract"
     assert memo["Status"] == "ingested" and memo["Pages OCR'd"] == 1
-    assert isinstance(memo["OCR confidence (mean, 0-100)"], float) and memo["OCR confidence (mean, 0-100)"] > 60
+    assert (
+        isinstance(memo["OCR confidence (mean, 0-100)"], float) and memo["OCR confidence (mean, 0-100)"] > 60
+    )
     assert stat.S_IMODE(report.stat().st_mode) == 0o600

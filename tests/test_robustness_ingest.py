@@ -25,8 +25,13 @@ def test_robustness_corpus_through_ingest_folder(tmp_path: Path) -> None:
     base = [sys.executable, "-m", "casetrack", "--data-dir", str(home), "--models-dir", str(MODELS)]
     env = {**os.environ, "LANCEDB_LOG": "error"}
     subprocess.run([*base, "case", "create", "Hostile"], check=True, env=env, capture_output=True)
-    done = subprocess.run([*base, "ingest-folder", "--case", "Hostile", str(corpus), "--recursive", "--json"],
-                          env=env, capture_output=True, text=True, timeout=3600)
+    done = subprocess.run(
+        [*base, "ingest-folder", "--case", "Hostile", str(corpus), "--recursive", "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
     assert done.returncode in (0, 3), done.stderr[-3000:]
     report = json.loads(done.stdout)
     files = report["files"]

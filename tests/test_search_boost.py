@@ -106,9 +106,11 @@ def test_matching_fifty_chunks_is_fast() -> None:
     sources = [(ABILITY, "Ability Computer"), (TJDFT, "0012843-03.2015.8.07.0001"), (OPINION, "358 F.2d 508")]
     texts = [passage(rel, anchor, 20000) for rel, anchor in sources]
     candidates = [(str(i), texts[i % 3][(i // 3) * 2500 : (i // 3 + 1) * 2500]) for i in range(50)]
-    queries = [("en", 'Section 8.1 "termination for convenience" 358 F.2d 508 by Acme Corp.'),
-               ("pt", "art. 5º, inciso IV da CF/88 no processo 0001234-56.2020.8.26.0100 de João da Silva"),
-               ("en", "payments over $1,000,000 signed January 5, 2020")]
+    queries = [
+        ("en", 'Section 8.1 "termination for convenience" 358 F.2d 508 by Acme Corp.'),
+        ("pt", "art. 5º, inciso IV da CF/88 no processo 0001234-56.2020.8.26.0100 de João da Silva"),
+        ("en", "payments over $1,000,000 signed January 5, 2020"),
+    ]
     for language, query in queries:
         signals = extract_signals(query, language)
         first = boost_scores(signals, candidates)  # compiles the matchers once
@@ -132,7 +134,9 @@ def test_a_signal_most_candidates_hold_is_discounted() -> None:
     assert rarity(0.01) == rarity(0.05) == 1.0
     assert rarity(0.22) == pytest.approx(0.5, abs=0.02) and rarity(1.0) == 0.0
     quote = extract_signals('the "Premium Managed Hosting Agreement" termination notice', "en")
-    titled = [(f"t{i}", f"Premium Managed Hosting Agreement, page {i}. Fees and services.") for i in range(30)]
+    titled = [
+        (f"t{i}", f"Premium Managed Hosting Agreement, page {i}. Fees and services.") for i in range(30)
+    ]
     notice = [("n", "This Premium Managed Hosting Agreement may be terminated on 30 days notice.")]
     flat = boost_scores(quote, titled + notice)
     assert flat["n"] == flat["t0"] == 1.0
@@ -147,7 +151,9 @@ def test_a_signal_most_candidates_hold_is_discounted() -> None:
 
 
 def test_a_name_picks_the_document_not_the_passage_inside_it() -> None:
-    signals = extract_signals("Section 8.2 of the Apollo Endosurgery supply agreement: who owns the tooling?", "en")
+    signals = extract_signals(
+        "Section 8.2 of the Apollo Endosurgery supply agreement: who owns the tooling?", "en"
+    )
     assert {s.kind for s in signals} == {Kind.SECTION, Kind.NAME}
     candidates = [
         ("apollo-1-0", "This Supply Agreement is made between Apollo Endosurgery, Inc. and the Supplier."),

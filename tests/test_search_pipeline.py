@@ -64,7 +64,11 @@ def test_a_document_being_written_is_invisible(app: CaseTrack) -> None:
 
 
 def test_the_pin_picks_the_matching_sentence() -> None:
-    text = "Rent is due monthly. " * 30 + "Either party may terminate on sixty days notice. " + "Deposit terms. " * 30
+    text = (
+        "Rent is due monthly. " * 30
+        + "Either party may terminate on sixty days notice. "
+        + "Deposit terms. " * 30
+    )
     start, end = pin_span(text, "terminate notice", build_analyzer("en"))
     assert "Either party may terminate on sixty days notice." in text[start:end] and end - start <= 90
 
@@ -82,7 +86,9 @@ def test_every_stage_runs_and_names_itself(app: CaseTrack) -> None:
 def test_ablation_configs(app: CaseTrack) -> None:
     from casetrack.search.config import SearchConfig
 
-    dense_only = app.search("Lease", "ending the agreement early", config=SearchConfig(lists=("dense",), boost=False))
+    dense_only = app.search(
+        "Lease", "ending the agreement early", config=SearchConfig(lists=("dense",), boost=False)
+    )
     assert dense_only.stages_used == ["dense", "dense_windows"] and dense_only.hits
     chunk_only = SearchConfig(lists=("dense",), boost=False, dense_windows=False)
     assert app.search("Lease", "ending the agreement early", config=chunk_only).stages_used == ["dense"]
@@ -130,7 +136,9 @@ def test_boost_lifts_the_chunk_with_the_exact_cnj_number(app: CaseTrack, tmp_pat
     body = "O autor requer a condenação do réu ao pagamento de indenização por danos morais."
     (tmp_path / "processo_a.txt").write_text(f"Processo nº 0001234-56.2020.8.26.0100. {body}")
     (tmp_path / "processo_b.txt").write_text(f"Processo nº 0009876-54.2019.8.26.0100. {body}")
-    assert [r.status for r in app.ingest("Lease", [tmp_path / "processo_a.txt", tmp_path / "processo_b.txt"])] == [
+    assert [
+        r.status for r in app.ingest("Lease", [tmp_path / "processo_a.txt", tmp_path / "processo_b.txt"])
+    ] == [
         "ingested",
         "ingested",
     ]
@@ -175,13 +183,17 @@ def test_a_portuguese_case_leaves_out_the_english_only_e7(tmp_path: Path) -> Non
 
 
 def test_a_question_that_names_its_document_is_focused_and_pinned(app: CaseTrack, tmp_path: Path) -> None:
-    cover = ("SUPPLY AGREEMENT\n\nThis Supply Agreement is made between Zentrix Corporation and Quorvane Limited. "
-             "Zentrix Corporation and Quorvane Limited agree as follows.")
+    cover = (
+        "SUPPLY AGREEMENT\n\nThis Supply Agreement is made between Zentrix Corporation and Quorvane Limited. "
+        "Zentrix Corporation and Quorvane Limited agree as follows."
+    )
     clauses = "\n\n".join(
         f"Clause {i}. The Supplier shall pack order lot {i} on pallets and label each carton with its batch code."
         for i in range(1, 60)
     )
-    answer = "Clause 60. Either party may terminate this Agreement upon ninety days written notice to the other."
+    answer = (
+        "Clause 60. Either party may terminate this Agreement upon ninety days written notice to the other."
+    )
     (tmp_path / "supply.md").write_text(f"{cover}\n\n{clauses}\n\n{answer}")
     assert app.ingest("Lease", [tmp_path / "supply.md"])[0].status == "ingested"
     question = "In the agreement between Zentrix and Quorvane, how much notice ends it?"
@@ -190,11 +202,15 @@ def test_a_question_that_names_its_document_is_focused_and_pinned(app: CaseTrack
     answer_hit = next(h for h in response.hits[:2] if "ninety days" in h.snippet)
     # The result cites the answer's own line, not the first line of its chunk.
     assert answer_hit.provenance.line_start == answer_hit.provenance.line_end
-    assert (answer_hit.chunk_provenance or answer_hit.provenance).line_start < answer_hit.provenance.line_start
+    assert (
+        answer_hit.chunk_provenance or answer_hit.provenance
+    ).line_start < answer_hit.provenance.line_start
 
 
 def test_a_pasted_passage_comes_first_and_nonsense_is_no_good_match(app: CaseTrack) -> None:
-    pasted = "Either party may termin-\nate this lease with sixty days written  notice. Notice must be delivered"
+    pasted = (
+        "Either party may termin-\nate this lease with sixty days written  notice. Notice must be delivered"
+    )
     response = app.search("Lease", pasted, top_k=2)
     assert "verbatim" in response.stages_used and response.hits[0].match == "exact"
     assert response.hits[0].provenance.document == "lease.txt" and "sixty days" in response.hits[0].snippet

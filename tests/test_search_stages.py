@@ -24,7 +24,9 @@ def test_sparse_scores_match_the_reference_dot_product() -> None:
     for _ in range(6):
         ids = np.sort(rng.choice(50, size=8, replace=False)).astype(np.int32)
         docs.append(SparseVector(ids, rng.random(8).astype(np.float32) + 0.1))
-    query = SparseVector(np.array([1, 7, 20, 33], dtype=np.int32), np.array([0.5, 1.0, 2.0, 0.3], dtype=np.float32))
+    query = SparseVector(
+        np.array([1, 7, 20, 33], dtype=np.int32), np.array([0.5, 1.0, 2.0, 0.3], dtype=np.float32)
+    )
     indices = pa.chunked_array([pa.array([d.indices.tolist() for d in docs] + [None], pa.list_(pa.int32()))])
     values = pa.chunked_array([pa.array([d.values.tolist() for d in docs] + [None], pa.list_(pa.float32()))])
     ids = [f"c{i}" for i in range(7)]

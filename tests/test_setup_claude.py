@@ -166,22 +166,30 @@ def test_command_falls_back_to_path_then_to_python_m(tmp_path: Path) -> None:
 def test_user_scope_edits_claude_json_keeping_everything_else(user_home: Path, project: Path) -> None:
     config = user_home / ".claude.json"
     original = write(config, USER_CONFIG)
-    result = setup_claude_code(ENTRY, scope="user", home=user_home, cwd=project, use_claude=False,
-                               backup_dir=backups_in(user_home))
+    result = setup_claude_code(
+        ENTRY, scope="user", home=user_home, cwd=project, use_claude=False, backup_dir=backups_in(user_home)
+    )
     assert (result.method, result.change.action, result.change.path) == ("file", "added", config)
     data = load(config)
     assert data["mcpServers"] == {"github": GITHUB, "casetrack": ENTRY.to_json()}
     assert data["numStartups"] == 3 and data["projects"] == USER_CONFIG["projects"]
     assert result.change.backup is not None and result.change.backup.read_bytes() == original
     assert result.change.backup.parent == backups_in(user_home) and list(user_home.glob("*.bak")) == []
-    again = setup_claude_code(ENTRY, scope="user", home=user_home, cwd=project, use_claude=False,
-                               backup_dir=backups_in(user_home))
+    again = setup_claude_code(
+        ENTRY, scope="user", home=user_home, cwd=project, use_claude=False, backup_dir=backups_in(user_home)
+    )
     assert (again.change.action, again.change.backup) == ("unchanged", None)
 
 
 def test_project_scope_writes_mcp_json_in_the_project(user_home: Path, project: Path) -> None:
-    result = setup_claude_code(ENTRY_ENV, scope="project", home=user_home, cwd=project, use_claude=False,
-                               backup_dir=backups_in(user_home))
+    result = setup_claude_code(
+        ENTRY_ENV,
+        scope="project",
+        home=user_home,
+        cwd=project,
+        use_claude=False,
+        backup_dir=backups_in(user_home),
+    )
     assert result.change.path == project / ".mcp.json" and result.change.action == "added"
     assert load(project / ".mcp.json") == {"mcpServers": {"casetrack": ENTRY_ENV.to_json()}}
     assert not (user_home / ".claude.json").exists()
@@ -189,14 +197,20 @@ def test_project_scope_writes_mcp_json_in_the_project(user_home: Path, project: 
 
 def test_local_scope_writes_under_this_projects_key(user_home: Path, project: Path) -> None:
     write(user_home / ".claude.json", USER_CONFIG)
-    setup_claude_code(ENTRY, scope="local", home=user_home, cwd=project, use_claude=False,
-                               backup_dir=backups_in(user_home))
+    setup_claude_code(
+        ENTRY, scope="local", home=user_home, cwd=project, use_claude=False, backup_dir=backups_in(user_home)
+    )
     data = load(user_home / ".claude.json")
     assert data["projects"][str(project)]["mcpServers"] == {"casetrack": ENTRY.to_json()}
     assert data["projects"]["/srv/other"] == {"mcpServers": {}}
     assert data["mcpServers"] == {"github": GITHUB}
     removed = setup_claude_code(
-        ENTRY, scope="local", remove=True, home=user_home, cwd=project, use_claude=False,
+        ENTRY,
+        scope="local",
+        remove=True,
+        home=user_home,
+        cwd=project,
+        use_claude=False,
         backup_dir=backups_in(user_home),
     )
     assert removed.change.action == "removed"
@@ -214,7 +228,9 @@ def test_without_claude_on_path_the_file_is_edited(user_home: Path, project: Pat
 
 @posix_only
 def test_claude_mcp_add_gets_the_absolute_command(user_home: Path, project: Path, fake_claude: Path) -> None:
-    result = setup_claude_code(ENTRY, scope="user", home=user_home, cwd=project, backup_dir=backups_in(user_home))
+    result = setup_claude_code(
+        ENTRY, scope="user", home=user_home, cwd=project, backup_dir=backups_in(user_home)
+    )
     assert (result.method, result.change.action) == ("claude", "added")
     [call] = calls(fake_claude)
     assert call["argv"] == [
@@ -236,7 +252,9 @@ def test_env_goes_after_the_name_and_update_removes_first(
     user_home: Path, project: Path, fake_claude: Path
 ) -> None:
     write(user_home / ".claude.json", {"mcpServers": {"casetrack": ENTRY.to_json()}})
-    result = setup_claude_code(ENTRY_ENV, scope="user", home=user_home, cwd=project, backup_dir=backups_in(user_home))
+    result = setup_claude_code(
+        ENTRY_ENV, scope="user", home=user_home, cwd=project, backup_dir=backups_in(user_home)
+    )
     assert result.change.action == "updated" and result.change.before == ENTRY.to_json()
     assert [c["argv"] for c in calls(fake_claude)] == [
         ["mcp", "remove", "--scope", "user", "casetrack"],
@@ -251,17 +269,26 @@ def test_an_entry_claude_already_wrote_is_left_alone(
 ) -> None:
     as_claude_writes = {"type": "stdio", "command": ENTRY.command, "args": ["serve"], "env": {}}
     write(project / ".mcp.json", {"mcpServers": {"casetrack": as_claude_writes}})
-    result = setup_claude_code(ENTRY, scope="project", home=user_home, cwd=project, backup_dir=backups_in(user_home))
+    result = setup_claude_code(
+        ENTRY, scope="project", home=user_home, cwd=project, backup_dir=backups_in(user_home)
+    )
     assert (result.change.action, result.commands) == ("unchanged", ())
     assert calls(fake_claude) == []
 
 
 @posix_only
 def test_remove_and_dry_run_through_claude(user_home: Path, project: Path, fake_claude: Path) -> None:
-    assert setup_claude_code(ENTRY, remove=True, home=user_home, cwd=project, backup_dir=backups_in(user_home)).change.action == "absent"
+    assert (
+        setup_claude_code(
+            ENTRY, remove=True, home=user_home, cwd=project, backup_dir=backups_in(user_home)
+        ).change.action
+        == "absent"
+    )
     assert calls(fake_claude) == []
     write(user_home / ".claude.json", {"mcpServers": {"casetrack": ENTRY.to_json()}})
-    dry = setup_claude_code(ENTRY, remove=True, dry_run=True, home=user_home, cwd=project, backup_dir=backups_in(user_home))
+    dry = setup_claude_code(
+        ENTRY, remove=True, dry_run=True, home=user_home, cwd=project, backup_dir=backups_in(user_home)
+    )
     assert dry.change.action == "removed" and dry.change.dry_run and calls(fake_claude) == []
     assert [c[1:] for c in dry.commands] == [("mcp", "remove", "--scope", "user", "casetrack")]
     setup_claude_code(ENTRY, remove=True, home=user_home, cwd=project, backup_dir=backups_in(user_home))
@@ -283,8 +310,9 @@ def test_a_failing_claude_is_a_clear_error(
 def test_use_claude_false_edits_the_file_even_with_claude_installed(
     user_home: Path, project: Path, fake_claude: Path
 ) -> None:
-    result = setup_claude_code(ENTRY, home=user_home, cwd=project, use_claude=False,
-                               backup_dir=backups_in(user_home))
+    result = setup_claude_code(
+        ENTRY, home=user_home, cwd=project, use_claude=False, backup_dir=backups_in(user_home)
+    )
     assert result.method == "file" and calls(fake_claude) == []
     assert load(user_home / ".claude.json")["mcpServers"]["casetrack"] == ENTRY.to_json()
 

@@ -156,7 +156,10 @@ def test_dry_run_reports_the_change_and_touches_nothing(tmp_path: Path) -> None:
     assert (result.action, result.dry_run, result.backup, result.after) == ("added", True, None, ENTRY)
     assert path.read_bytes() == before and sorted(tmp_path.iterdir()) == [path]
     missing = tmp_path / "none" / ".mcp.json"
-    assert update_server(missing, KEYS, "casetrack", ENTRY, dry_run=True, backup_dir=store(tmp_path)).action == "added"
+    assert (
+        update_server(missing, KEYS, "casetrack", ENTRY, dry_run=True, backup_dir=store(tmp_path)).action
+        == "added"
+    )
     assert not missing.parent.exists()
 
 
@@ -220,7 +223,10 @@ def test_only_the_newest_five_backups_of_each_file_are_kept(tmp_path: Path) -> N
         kept = backups_of(path, store(tmp_path))
         assert kept == made[path][-5:] and all(b.exists() for b in kept)
         assert not any(b.exists() for b in made[path][:2])
-        assert load(kept[-1])["mcpServers"]["casetrack"]["args"] == ["serve", "5"]  # the file before the last write
+        assert load(kept[-1])["mcpServers"]["casetrack"]["args"] == [
+            "serve",
+            "5",
+        ]  # the file before the last write
     assert len(backups(tmp_path)) == 10
 
 

@@ -21,12 +21,28 @@ def rows(texts: list[str], seed: int = 0) -> pa.Table:
     rng = np.random.default_rng(seed)
     n = len(texts)
     data: dict[str, Any] = {
-        "chunk_id": [""] * n, "doc_id": [""] * n, "gen": [0] * n, "seq": list(range(n)), "text": texts,
-        "page": [1] * n, "page_index": [0] * n, "paragraph_start": [1] * n, "paragraph_end": [1] * n,
-        "line_start": [1] * n, "line_end": [2] * n, "char_start": [0] * n, "char_end": [10] * n,
-        "token_count": [5] * n, "extraction_method": ["native"] * n, "ocr_confidence": [None] * n,
-        "line_numbers": [None] * n, "line_confidences": [None] * n, "bates": [None] * n, "section": [None] * n,
-        "line_pages": [None] * n, "transcript": [None] * n,
+        "chunk_id": [""] * n,
+        "doc_id": [""] * n,
+        "gen": [0] * n,
+        "seq": list(range(n)),
+        "text": texts,
+        "page": [1] * n,
+        "page_index": [0] * n,
+        "paragraph_start": [1] * n,
+        "paragraph_end": [1] * n,
+        "line_start": [1] * n,
+        "line_end": [2] * n,
+        "char_start": [0] * n,
+        "char_end": [10] * n,
+        "token_count": [5] * n,
+        "extraction_method": ["native"] * n,
+        "ocr_confidence": [None] * n,
+        "line_numbers": [None] * n,
+        "line_confidences": [None] * n,
+        "bates": [None] * n,
+        "section": [None] * n,
+        "line_pages": [None] * n,
+        "transcript": [None] * n,
     }
     schema = chunk_schema(DIM)
     arrays = [pa.array(data[f.name], f.type) for f in schema if f.name != "vector"]
@@ -36,9 +52,19 @@ def rows(texts: list[str], seed: int = 0) -> pa.Table:
 
 
 def doc_row(name: str, n: int) -> dict[str, Any]:
-    return {"name": name, "source_path": f"/x/{name}", "sha256": name, "file_type": "text", "size_bytes": 1,
-            "page_count": 1, "chunk_count": n, "needs_ocr_pages": [], "ingested_at": 0.0, "embed_model": "m",
-            "warnings": []}
+    return {
+        "name": name,
+        "source_path": f"/x/{name}",
+        "sha256": name,
+        "file_type": "text",
+        "size_bytes": 1,
+        "page_count": 1,
+        "chunk_count": n,
+        "needs_ocr_pages": [],
+        "ingested_at": 0.0,
+        "embed_model": "m",
+        "warnings": [],
+    }
 
 
 @pytest.fixture
@@ -51,7 +77,9 @@ def store(tmp_path: Path) -> CaseStore:
 
 
 def test_commit_makes_document_visible_in_both_stores(store: CaseStore) -> None:
-    gen = store.commit_document("d1", "a.txt", "/x/a.txt", "sha-a", rows(["alpha one", "beta two"]), doc_row("a.txt", 2))
+    gen = store.commit_document(
+        "d1", "a.txt", "/x/a.txt", "sha-a", rows(["alpha one", "beta two"]), doc_row("a.txt", 2)
+    )
     assert store.visible() == {"d1": gen}
     assert store.lance.count_chunks("d1", gen) == 2
     assert [h.chunk_id for h in store.bm25.search("beta", 5)] == [chunk_id_for("d1", gen, 1)]
@@ -69,7 +97,9 @@ def test_document_metadata_is_read_back_whole_and_parsed_on_use(store: CaseStore
 
 
 def test_reingest_replaces_chunks_and_bumps_generation(store: CaseStore) -> None:
-    store.commit_document("d1", "a.txt", "/x/a.txt", "v1", rows(["old text", "old two", "old three"]), doc_row("a.txt", 3))
+    store.commit_document(
+        "d1", "a.txt", "/x/a.txt", "v1", rows(["old text", "old two", "old three"]), doc_row("a.txt", 3)
+    )
     gen = store.commit_document("d1", "a.txt", "/x/a.txt", "v2", rows(["new text"]), doc_row("a.txt", 1))
     assert gen == 2
     assert store.lance.count_chunks("d1") == 1
@@ -107,7 +137,9 @@ def test_crash_after_lance_commit_rolls_forward(store: CaseStore) -> None:
 
 
 def test_lance_committed_state_is_finished_and_drift_repaired(store: CaseStore) -> None:
-    gen = store.commit_document("d1", "a.txt", "/x/a.txt", "v1", rows(["drift text", "more"]), doc_row("a.txt", 2))
+    gen = store.commit_document(
+        "d1", "a.txt", "/x/a.txt", "v1", rows(["drift text", "more"]), doc_row("a.txt", 2)
+    )
     store.bm25.delete_document("d1")  # tantivy lost its entries
     store.bm25.replace_document("ghost", [("ghost-1-00000", "ghost text")])
     store.journal.set_state("d1", DocState.LANCE_COMMITTED)
@@ -128,11 +160,15 @@ def test_delete_and_interrupted_delete(store: CaseStore) -> None:
     assert store.bm25.total() == 0
 
 
-def test_indexes_appear_above_the_threshold_and_refresh(store: CaseStore, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_indexes_appear_above_the_threshold_and_refresh(
+    store: CaseStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from casetrack.store import lance_tables
 
     monkeypatch.setattr(lance_tables, "VECTOR_INDEX_MIN_ROWS", 300)
-    store.commit_document("small", "small.txt", None, "s", rows([f"t {i}" for i in range(50)]), doc_row("small.txt", 50))
+    store.commit_document(
+        "small", "small.txt", None, "s", rows([f"t {i}" for i in range(50)]), doc_row("small.txt", 50)
+    )
     assert store.lance.maintain() == []  # below the threshold: flat scan
     texts = [f"clause {i} of the agreement" for i in range(400)]
     store.commit_document("big", "big.txt", None, "b", rows(texts, seed=1), doc_row("big.txt", 400))
@@ -153,9 +189,13 @@ def test_small_fragments_are_compacted(store: CaseStore) -> None:
     from casetrack.store import lance_tables
 
     for i in range(lance_tables.MAX_SMALL_FRAGMENTS + 2):
-        store.commit_document(f"d{i}", f"d{i}.txt", None, f"s{i}", rows([f"text {i}"], seed=i), doc_row(f"d{i}.txt", 1))
+        store.commit_document(
+            f"d{i}", f"d{i}.txt", None, f"s{i}", rows([f"text {i}"], seed=i), doc_row(f"d{i}.txt", 1)
+        )
     done = store.lance.maintain()
-    assert any(step.startswith("chunks:") for step in done) and any(step.startswith("documents:") for step in done)
+    assert any(step.startswith("chunks:") for step in done) and any(
+        step.startswith("documents:") for step in done
+    )
     table = store.lance.table(lance_tables.CHUNKS)
     assert table is not None and table.stats()["fragment_stats"]["num_fragments"] == 1
     assert store.lance.count_chunks("d3") == 1 and store.lance.maintain() == []
@@ -176,17 +216,27 @@ def test_fetch_by_row_id_follows_writes_deletes_and_compaction(store: CaseStore)
         got = store.lance.fetch_table(ids[::-1], ["text"]).to_pylist()
         assert {r["chunk_id"]: r["text"] for r in got} == want
         assert store.lance._take(table, ids, ["chunk_id", "text"]) is not None  # the fast path served it
-        assert store.lance.fetch_table(ids + ["nope-1-00000"], ["text"]).num_rows == len(ids)  # filter fallback
+        assert store.lance.fetch_table(ids + ["nope-1-00000"], ["text"]).num_rows == len(
+            ids
+        )  # filter fallback
 
     for i in range(lance_tables.MAX_SMALL_FRAGMENTS + 2):
-        store.commit_document(f"d{i}", f"d{i}.txt", None, f"s{i}", rows([f"text {i}", f"more {i}"], seed=i),
-                              doc_row(f"d{i}.txt", 2))
+        store.commit_document(
+            f"d{i}",
+            f"d{i}.txt",
+            None,
+            f"s{i}",
+            rows([f"text {i}", f"more {i}"], seed=i),
+            doc_row(f"d{i}.txt", 2),
+        )
     check()
     store.commit_document("d3", "d3.txt", None, "s3b", rows(["replaced"]), doc_row("d3.txt", 1))
     store.delete_document("d5")  # a delete also compacts and drops old versions (store/purge.py)
     check()
     for i in range(lance_tables.MAX_SMALL_FRAGMENTS + 2):
-        store.commit_document(f"e{i}", f"e{i}.txt", None, f"t{i}", rows([f"text {i}"], seed=i), doc_row(f"e{i}.txt", 1))
+        store.commit_document(
+            f"e{i}", f"e{i}.txt", None, f"t{i}", rows([f"text {i}"], seed=i), doc_row(f"e{i}.txt", 1)
+        )
     assert store.lance.maintain()  # compaction rewrites fragments: row ids change
     check()
 
@@ -212,8 +262,10 @@ def test_two_processes_changing_case_json_at_once_lose_nothing(store: CaseStore)
     ctx = multiprocessing.get_context("spawn")
     registry_dir = store.dir.parent.parent  # the fixture's tmp_path
     start = ctx.Barrier(2)
-    procs = [ctx.Process(target=_writer_process, args=(str(store.dir), str(registry_dir), p, N_WRITES, start))
-             for p in "ab"]
+    procs = [
+        ctx.Process(target=_writer_process, args=(str(store.dir), str(registry_dir), p, N_WRITES, start))
+        for p in "ab"
+    ]
     for proc in procs:
         proc.start()
     for proc in procs:

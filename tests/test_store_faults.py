@@ -17,8 +17,6 @@ DOCS = {
 }
 
 
-
-
 @pytest.fixture
 def case(tmp_path: Path) -> str:
     for name, text in DOCS.items():
@@ -63,13 +61,17 @@ def test_a_lost_journal_costs_no_document(home: Path, case: str, fault: str, tmp
     run("ingest", "--case", case, str(tmp_path / "new.txt"))
     info = json.loads(run("case", "info", case, "--json").stdout)
     assert {d["name"] for d in info["documents"]} == {*DOCS, "new.txt"}
-    out = json.loads(run("search", "--case", case, "terminate with sixty days written notice", "--json").stdout)
+    out = json.loads(
+        run("search", "--case", case, "terminate with sixty days written notice", "--json").stdout
+    )
     assert out["results"][0]["source"]["document"] == "lease.txt"
     if fault == "zeroed":
         assert list(journal.parent.glob("journal.sqlite.damaged-*"))  # kept for diagnosis
 
 
-def test_a_torn_newest_lancedb_version_falls_back_and_says_what_was_lost(home: Path, case: str, tmp_path: Path) -> None:
+def test_a_torn_newest_lancedb_version_falls_back_and_says_what_was_lost(
+    home: Path, case: str, tmp_path: Path
+) -> None:
     """Before: every command failed with a raw Rust error ("does not have sufficient data"), and
     a journal ahead of LanceDB left the last document listed but unsearchable, its re-ingest
     refused as a duplicate."""
@@ -111,7 +113,11 @@ def test_a_store_that_cannot_be_written_is_blamed_not_the_file(home: Path, case:
     new.write_text("The hearing is set for the third of June.\n")
     failed = run("ingest", "--case", case, str(new), "--json", ok=False)
     assert failed.exit_code == 1 and "LanceDB store" in failed.stderr and "files are fine" in failed.stderr
-    assert "may be damaged" not in failed.stderr and "case check" in failed.stderr and "Traceback" not in failed.stderr
+    assert (
+        "may be damaged" not in failed.stderr
+        and "case check" in failed.stderr
+        and "Traceback" not in failed.stderr
+    )
 
 
 def test_a_table_with_a_lost_data_file_keeps_every_row_it_can_read(tmp_path: Path) -> None:

@@ -82,7 +82,9 @@ def _with_case_json(registry: CaseRegistry, name: str, **fields: object) -> str:
 
 
 @pytest.mark.parametrize("fault", ["zeroed", "half", "deleted", "garbage"])
-def test_a_damaged_registry_is_set_aside_and_rebuilt_from_the_case_folders(tmp_path: Path, fault: str) -> None:
+def test_a_damaged_registry_is_set_aside_and_rebuilt_from_the_case_folders(
+    tmp_path: Path, fault: str
+) -> None:
     registry = _reopen(tmp_path)
     first = _with_case_json(registry, "Smith v. Jones")
     second = _with_case_json(registry, "Doe v. Corp", status="closed")
@@ -101,7 +103,11 @@ def test_a_damaged_registry_is_set_aside_and_rebuilt_from_the_case_folders(tmp_p
     rebuilt = _reopen(tmp_path)
     by_id = {r.id: r for r in rebuilt.list()}
     assert set(by_id) == {first, second}
-    assert by_id[first].name == "Smith v. Jones" and by_id[first].language == "pt" and by_id[first].case_type == "civil"
+    assert (
+        by_id[first].name == "Smith v. Jones"
+        and by_id[first].language == "pt"
+        and by_id[first].case_type == "civil"
+    )
     assert by_id[second].status == CaseStatus.CLOSED
     assert any("added back" in line for line in rebuilt.rebuilt)
     if fault != "deleted":  # the damaged file is kept, renamed
@@ -121,7 +127,9 @@ def test_a_case_folder_missing_from_an_intact_registry_is_adopted_with_defaults(
     (registry.cases_dir / "not-a-case").mkdir()
     (registry.cases_dir / "abcdefabcdef").mkdir()  # empty: a create that crashed, nothing to adopt
     names = {r.id: r for r in registry.list()}
-    assert names["0123456789ab"].name == "Recovered case 0123456789ab" and names["0123456789ab"].language == "en"
+    assert (
+        names["0123456789ab"].name == "Recovered case 0123456789ab" and names["0123456789ab"].language == "en"
+    )
     assert names["ba9876543210"].name == "Taken (recovered ba9876543210)"
     assert "abcdefabcdef" not in names and len(names) == 3
 
@@ -148,7 +156,7 @@ def test_a_deleted_case_is_not_adopted_back(tmp_path: Path) -> None:
 
 
 def test_a_registry_another_process_holds_locked_is_not_set_aside(tmp_path: Path) -> None:
-    """"database is locked" means healthy and busy: the error comes back, the file stays."""
+    """ "database is locked" means healthy and busy: the error comes back, the file stays."""
     import sqlite3
 
     from casetrack.store.registry_rebuild import open_checked

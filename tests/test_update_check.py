@@ -40,8 +40,10 @@ def _handler(index: StandInIndex) -> type[BaseHTTPRequestHandler]:
             if not (index.listed and self.path.rstrip("/") == "/simple/casetrack"):
                 self.send_error(404)
                 return
-            links = "".join(f'<a href="/files/casetrack-{v}-py3-none-any.whl">casetrack-{v}-py3-none-any.whl</a>\n'
-                            for v in index.versions)
+            links = "".join(
+                f'<a href="/files/casetrack-{v}-py3-none-any.whl">casetrack-{v}-py3-none-any.whl</a>\n'
+                for v in index.versions
+            )
             body = f"<!DOCTYPE html><html><body>\n{links}</body></html>\n".encode()
             self.send_response(200)
             self.send_header("Content-Type", "text/html")
@@ -118,8 +120,11 @@ def test_an_unreachable_index_is_a_clear_error(tmp_path: Path, monkeypatch: pyte
 
 def test_without_check_nothing_is_asked(index: StandInIndex) -> None:
     report = json.loads(run("update", "--json").stdout)
-    assert report == {"installed": __version__, "checked": False,
-                      "commands": list(current_installation().upgrade_commands())}
+    assert report == {
+        "installed": __version__,
+        "checked": False,
+        "commands": list(current_installation().upgrade_commands()),
+    }
     out = run("update").output
     assert "To upgrade it, run:" in out and "casetrack update --check" in out
     assert index.requests == []
@@ -129,7 +134,9 @@ def test_without_check_nothing_is_asked(index: StandInIndex) -> None:
 
 
 def test_pip_output_and_version_order() -> None:
-    text = "casetrack (1.10.0)\nAvailable versions: 1.10.0, 1.9.2, 1.0\n  INSTALLED: 1.0\n  LATEST:    1.10.0\n"
+    text = (
+        "casetrack (1.10.0)\nAvailable versions: 1.10.0, 1.9.2, 1.0\n  INSTALLED: 1.0\n  LATEST:    1.10.0\n"
+    )
     assert parse_index_versions(text) == ("1.10.0", "1.9.2", "1.0")
     assert parse_index_versions("WARNING: something\n") == ()
     assert version_key("1.10.0") > version_key("1.9.2") > version_key("1.0")
@@ -151,6 +158,9 @@ def test_the_upgrade_command_fits_the_installation(tmp_path: Path) -> None:
     assert installed.by_installer
     assert "Put the new release's files in" in installed.upgrade_commands()[0]
     (checkout / ".git").mkdir()
-    assert installed.upgrade_commands() == (f'git -C "{checkout}" pull', f'bash "{checkout}/installer/install.sh"')
+    assert installed.upgrade_commands() == (
+        f'git -C "{checkout}" pull',
+        f'bash "{checkout}/installer/install.sh"',
+    )
     elsewhere = current_installation(str(tmp_path / "other" / ".venv"), "/usr", python, windows=False)
     assert not elsewhere.by_installer  # no marker there

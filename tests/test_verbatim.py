@@ -43,10 +43,14 @@ def test_align_finds_the_copy_with_noise_and_rejects_short_quotes() -> None:
 
 
 def test_the_copied_clause_beats_the_similar_one() -> None:
-    quote = ("either party may assign this Agreement, in whole or in part, without the prior written consent of the "
-             "other party, which consent shall not be unreasonably withheld")
+    quote = (
+        "either party may assign this Agreement, in whole or in part, without the prior written consent of the "
+        "other party, which consent shall not be unreasonably withheld"
+    )
     quote = quote.replace("Neither", "neither")
-    matches, _ = verbatim_matches("Neither party may " + quote.split("may ", 1)[1], [("a", CLAUSE), ("b", OTHER)])
+    matches, _ = verbatim_matches(
+        "Neither party may " + quote.split("may ", 1)[1], [("a", CLAUSE), ("b", OTHER)]
+    )
     assert set(matches) == {"a"}
     fused = {"a": 0.01, "b": 0.06}
     lift(fused, matches)
@@ -54,8 +58,11 @@ def test_the_copied_clause_beats_the_similar_one() -> None:
 
 
 def test_questions_and_keywords_are_not_passages() -> None:
-    for query in ("governing law", "can either party assign the agreement without consent?",
-                  "what notice is needed to assign this agreement to a third party"):
+    for query in (
+        "governing law",
+        "can either party assign the agreement without consent?",
+        "what notice is needed to assign this agreement to a third party",
+    ):
         assert verbatim_matches(query, [("a", CLAUSE), ("b", OTHER)])[0] == {}
 
 

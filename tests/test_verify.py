@@ -19,15 +19,22 @@ from casetrack.search.cite_parse import CiteSpec, cite_spec, parse_citation
 from casetrack.search.cite_text import page_from_rows
 from tests.conftest import DATA, MODELS, require
 
-PDF = DATA / "legal_span_bench/cuad_pdf/Part_II/Hosting/BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.PDF"
+PDF = (
+    DATA
+    / "legal_span_bench/cuad_pdf/Part_II/Hosting/BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.PDF"
+)
 TXT = DATA / "lener_br/raw_text/RR474820145230056.txt"
 DOCX = DATA / "docx/docx2python_tests/created-in-pages-paragraphs-only.docx"
 CASE = "Hosting v. Astro"
 
-TERM = ("This is a managed hosting agreement between AstroNutrition.com and deep systems. The effective term is "
-        "12 months")
-ACORDAM = ("ACORDAM os Ministros da Segunda Turma do Tribunal Superior do Trabalho, por unanimidade, não conhecer do "
-           "recurso de revista.")
+TERM = (
+    "This is a managed hosting agreement between AstroNutrition.com and deep systems. The effective term is "
+    "12 months"
+)
+ACORDAM = (
+    "ACORDAM os Ministros da Segunda Turma do Tribunal Superior do Trabalho, por unanimidade, não conhecer do "
+    "recurso de revista."
+)
 
 
 @pytest.fixture(scope="module")
@@ -56,8 +63,14 @@ def test_exact_at_the_cited_lines_with_the_exact_pin_cite(app: CaseTrack) -> Non
     r = verify(app, TERM, f"{PDF.name}, p. 1, ll. 5-6")
     assert r["verdict"] == "exact" and r["differences"] == [] and r["meaning_changed"] is False
     assert r["found_at"] == f"{PDF.name}, p. 1, para. 3, ll. 5-6"
-    assert r["text_at_cite"].startswith("This is a managed hosting agreement") and "2006." in r["text_at_cite"]
-    assert r["similarity"] == 1.0 and r["cite_problem"] is None and r["cite_resolved"] == f"{PDF.name}, p. 1, ll. 5-6"
+    assert (
+        r["text_at_cite"].startswith("This is a managed hosting agreement") and "2006." in r["text_at_cite"]
+    )
+    assert (
+        r["similarity"] == 1.0
+        and r["cite_problem"] is None
+        and r["cite_resolved"] == f"{PDF.name}, p. 1, ll. 5-6"
+    )
     assert r["message"].startswith("Exact:")
 
 
@@ -69,23 +82,36 @@ def test_exact_ignores_case_quotes_hyphens_and_spacing(app: CaseTrack) -> None:
 def test_a_whole_page_cite_shows_only_the_lines_that_match(app: CaseTrack) -> None:
     r = verify(app, TERM, f"{PDF.name}, p. 1")
     assert r["verdict"] == "exact" and r["text_at_cite_trimmed"] is True
-    assert r["text_at_cite"] == ("This is a managed hosting agreement between AstroNutrition.com and deep systems. "
-                                 "The effective\nterm is 12 months beginning March 1, 2005 and ending February 28, 2006.")
+    assert r["text_at_cite"] == (
+        "This is a managed hosting agreement between AstroNutrition.com and deep systems. "
+        "The effective\nterm is 12 months beginning March 1, 2005 and ending February 28, 2006."
+    )
 
 
 @pytest.mark.parametrize(
     ("quote", "difference", "kind"),
     [
         (TERM.replace("12 months", "18 months"), {"quote": "18", "text": "12", "kind": "number"}, "number"),
-        ("Managed hosting fees are $175 per month for a period of twelve months.",
-         {"quote": "twelve", "text": "12", "kind": "number"}, "number"),
-        ("Support of external development is not charged at a rate of $55 CAD per hour.",
-         {"quote": "not", "text": "", "kind": "negation"}, "negation"),
-        ("Support of external development shall be charged at a rate of $55 CAD per hour.",
-         {"quote": "shall be", "text": "is", "kind": "modal"}, "modal"),
+        (
+            "Managed hosting fees are $175 per month for a period of twelve months.",
+            {"quote": "twelve", "text": "12", "kind": "number"},
+            "number",
+        ),
+        (
+            "Support of external development is not charged at a rate of $55 CAD per hour.",
+            {"quote": "not", "text": "", "kind": "negation"},
+            "negation",
+        ),
+        (
+            "Support of external development shall be charged at a rate of $55 CAD per hour.",
+            {"quote": "shall be", "text": "is", "kind": "modal"},
+            "modal",
+        ),
     ],
 )
-def test_close_flags_changes_of_meaning(app: CaseTrack, quote: str, difference: dict[str, str], kind: str) -> None:
+def test_close_flags_changes_of_meaning(
+    app: CaseTrack, quote: str, difference: dict[str, str], kind: str
+) -> None:
     r = verify(app, quote, f"{PDF.name}, p. 1")
     assert r["verdict"] == "close", r
     assert r["differences"] == [difference]
@@ -95,8 +121,11 @@ def test_close_flags_changes_of_meaning(app: CaseTrack, quote: str, difference: 
 
 
 def test_close_with_a_changed_name_is_a_plain_difference(app: CaseTrack) -> None:
-    r = verify(app, "/s/ Ryan Thompson /s/ Michael Ku Ryan Thompson, Deep Systems Chester Ku, Astro Nutrition",
-               f"{PDF.name}, p. 2, ll. 16-17")
+    r = verify(
+        app,
+        "/s/ Ryan Thompson /s/ Michael Ku Ryan Thompson, Deep Systems Chester Ku, Astro Nutrition",
+        f"{PDF.name}, p. 2, ll. 16-17",
+    )
     assert r["verdict"] == "close" and r["meaning_changed"] is False
     assert r["differences"] == [{"quote": "Michael", "text": "Chester", "kind": "name"}]
 
@@ -105,7 +134,9 @@ def test_portuguese_negation_and_ocr_noise(app: CaseTrack) -> None:
     r = verify(app, ACORDAM.replace("não conhecer", "conhecer"), f"{TXT.name}, l. 41")
     assert r["verdict"] == "close" and r["meaning_changes"] == ["negation"]
     assert r["differences"] == [{"quote": "", "text": "não", "kind": "negation"}]
-    noisy = verify(app, ACORDAM.replace("Ministros", "Minlstros").replace("Tribunal", "Trihunal"), f"{TXT.name}, l. 41")
+    noisy = verify(
+        app, ACORDAM.replace("Ministros", "Minlstros").replace("Tribunal", "Trihunal"), f"{TXT.name}, l. 41"
+    )
     assert noisy["verdict"] == "close" and noisy["meaning_changed"] is False
     assert {d["kind"] for d in noisy["differences"]} == {"spelling"}
 
@@ -127,7 +158,10 @@ def test_elsewhere_gives_the_right_cite(app: CaseTrack) -> None:
     assert "Tribunal Regional deu provimento" in wrong_lines["text_at_cite"]
     # One line off: the quote starts before the cited lines and ends in them.
     off_by_one = verify(app, TERM, f"{PDF.name}, p. 1, ll. 6-7")
-    assert off_by_one["verdict"] == "elsewhere" and off_by_one["found_at"] == f"{PDF.name}, p. 1, para. 3, ll. 5-6"
+    assert (
+        off_by_one["verdict"] == "elsewhere"
+        and off_by_one["found_at"] == f"{PDF.name}, p. 1, para. 3, ll. 5-6"
+    )
 
 
 def test_a_cite_to_a_place_that_does_not_exist(app: CaseTrack) -> None:
@@ -141,12 +175,22 @@ def test_a_cite_to_a_place_that_does_not_exist(app: CaseTrack) -> None:
 
 
 def test_not_found(app: CaseTrack) -> None:
-    invented = verify(app, "The parties agree that the courts of Boston shall have exclusive jurisdiction over all "
-                           "disputes arising from this hosting agreement.", f"{PDF.name}, p. 1")
-    assert invented["verdict"] == "not_found" and invented["found_at"] is None and invented["differences"] == []
+    invented = verify(
+        app,
+        "The parties agree that the courts of Boston shall have exclusive jurisdiction over all "
+        "disputes arising from this hosting agreement.",
+        f"{PDF.name}, p. 1",
+    )
+    assert (
+        invented["verdict"] == "not_found" and invented["found_at"] is None and invented["differences"] == []
+    )
     assert invented["text_at_cite"] and invented["message"].startswith("Not found:")
-    spliced = verify(app, "This is a managed hosting agreement between AstroNutrition.com and the Ministros da "
-                          "Segunda Turma do Tribunal Superior", f"{PDF.name}, p. 1")
+    spliced = verify(
+        app,
+        "This is a managed hosting agreement between AstroNutrition.com and the Ministros da "
+        "Segunda Turma do Tribunal Superior",
+        f"{PDF.name}, p. 1",
+    )
     assert spliced["verdict"] == "not_found"
 
 
@@ -161,17 +205,26 @@ def test_a_quote_over_a_page_break_leaves_out_the_running_header_and_footer(app:
     # is at it), and found_at gives its full extent.
     on_two = verify(app, quote, f"{PDF.name}, p. 2")
     assert on_two["verdict"] == "exact" and on_two["found_at"] == f"{PDF.name}, pp. 1-2"
-    assert verify(app, "The billing cycle is the 1st of each month.", f"{PDF.name}, p. 2")["verdict"] == "elsewhere"
+    assert (
+        verify(app, "The billing cycle is the 1st of each month.", f"{PDF.name}, p. 2")["verdict"]
+        == "elsewhere"
+    )
 
 
 def test_a_quote_that_leaves_words_out_with_an_ellipsis(app: CaseTrack) -> None:
-    quote = ("This is a managed hosting agreement between AstroNutrition.com and deep systems. ... Managed hosting "
-             "fees are $175 per month for a period of 12 months.")
+    quote = (
+        "This is a managed hosting agreement between AstroNutrition.com and deep systems. ... Managed hosting "
+        "fees are $175 per month for a period of 12 months."
+    )
     r = verify(app, quote, f"{PDF.name}, p. 1")
     assert r["verdict"] == "exact" and r["found_at"] == f"{PDF.name}, p. 1, paras. 3-15, ll. 5-24"
     altered = verify(app, quote.replace("$175", "$195"), f"{PDF.name}, p. 1")
-    assert altered["verdict"] == "close" and altered["differences"] == [{"quote": "195", "text": "175", "kind": "number"}]
-    short = verify(app, "Management of SMTP, IMAP, DNS … database and HTTP server software", f"{PDF.name}, p. 1, l. 9")
+    assert altered["verdict"] == "close" and altered["differences"] == [
+        {"quote": "195", "text": "175", "kind": "number"}
+    ]
+    short = verify(
+        app, "Management of SMTP, IMAP, DNS … database and HTTP server software", f"{PDF.name}, p. 1, l. 9"
+    )
     assert short["verdict"] == "exact"
 
 
@@ -179,7 +232,9 @@ def test_docx_cites_stop_at_the_paragraph(app: CaseTrack) -> None:
     quote = "This document does not contain any bulleted lists."
     r = verify(app, quote, f"{DOCX.name}, para. 3")
     assert r["verdict"] == "exact" and r["found_at"] == f"{DOCX.name}, para. 3"
-    assert verify(app, quote.replace("does not", "does"), f"{DOCX.name}, para. 3")["meaning_changes"] == ["negation"]
+    assert verify(app, quote.replace("does not", "does"), f"{DOCX.name}, para. 3")["meaning_changes"] == [
+        "negation"
+    ]
     other = verify(app, quote, f"{DOCX.name}, para. 1")
     assert other["verdict"] == "elsewhere" and other["found_at"] == f"{DOCX.name}, para. 3"
 
@@ -196,8 +251,11 @@ def test_every_chunk_verifies_at_its_own_citation(app: CaseTrack) -> None:
     """Citations as CaseTrack prints them read back: each chunk's text is exact at its citation."""
     store = app.open_case(CASE)
     try:
-        ids = [str(c) for e in store.documents()
-               for c in store.lance.document_chunks(e.doc_id, e.gen).column("chunk_id").to_pylist()]
+        ids = [
+            str(c)
+            for e in store.documents()
+            for c in store.lance.document_chunks(e.doc_id, e.gen).column("chunk_id").to_pylist()
+        ]
     finally:
         store.close()
     assert len(ids) >= 5
@@ -249,7 +307,10 @@ def test_parse_citation(citation: str, spec: CiteSpec) -> None:
 def test_cite_spec_merges_fields_and_describes_itself() -> None:
     spec = cite_spec("p. 12, ll. 1-4", document="C.pdf")
     assert spec == CiteSpec("C.pdf", 12, 12, line_start=1, line_end=4)
-    assert spec.describe() == "C.pdf, p. 12, ll. 1-4" and spec.describe("Contract.pdf") == "Contract.pdf, p. 12, ll. 1-4"
+    assert (
+        spec.describe() == "C.pdf, p. 12, ll. 1-4"
+        and spec.describe("Contract.pdf") == "Contract.pdf, p. 12, ll. 1-4"
+    )
     assert cite_spec(document="C.pdf", page=3, line_start=4).describe() == "C.pdf, p. 3, l. 4"
     with pytest.raises(CaseTrackError):
         cite_spec(document="C.pdf", page=0)
@@ -258,10 +319,22 @@ def test_cite_spec_merges_fields_and_describes_itself() -> None:
 # -- page text from stored chunks ---------------------------------------------------------------
 
 
-def row(seq: int, text: str, start: int, para: int, line: int, line_end: int, numbers: list[int] | None) -> dict[str, Any]:
-    return {"seq": seq, "text": text, "char_start": start, "char_end": start + len(text), "page": None,
-            "page_index": 0, "paragraph_start": para, "paragraph_end": para + text.count("\n\n"),
-            "line_start": line, "line_end": line_end, "line_numbers": numbers}
+def row(
+    seq: int, text: str, start: int, para: int, line: int, line_end: int, numbers: list[int] | None
+) -> dict[str, Any]:
+    return {
+        "seq": seq,
+        "text": text,
+        "char_start": start,
+        "char_end": start + len(text),
+        "page": None,
+        "page_index": 0,
+        "paragraph_start": para,
+        "paragraph_end": para + text.count("\n\n"),
+        "line_start": line,
+        "line_end": line_end,
+        "line_numbers": numbers,
+    }
 
 
 PAGE = "First line of one.\nSecond line.\n\nThird para line.\nFourth line here.\n\nLast one."
@@ -270,16 +343,23 @@ PAGE = "First line of one.\nSecond line.\n\nThird para line.\nFourth line here.\
 def test_page_rebuilt_from_overlapping_chunks_and_gaps() -> None:
     # Two chunks that overlap ("Second line.") and a third after a gap of "\n\n".
     second, third_end, last = PAGE.index("Second"), PAGE.index("\n\nLast"), PAGE.index("Last")
-    a = row(0, PAGE[:PAGE.index("\n\nThird")], 0, 1, 1, 2, [1, 2])
+    a = row(0, PAGE[: PAGE.index("\n\nThird")], 0, 1, 1, 2, [1, 2])
     b = row(1, PAGE[second:third_end], second, 1, 2, 5, [2, 4, 5])
     c = row(2, PAGE[last:], last, 3, 7, 7, [7])
     page = page_from_rows([c, a, b])
     assert page.text == PAGE and page.base == 0
-    assert [(n.number, PAGE[n.start:n.end]) for n in page.lines] == [
-        (1, "First line of one."), (2, "Second line."), (4, "Third para line."), (5, "Fourth line here."),
-        (7, "Last one.")]
-    assert [(n.number, PAGE[n.start:n.end]) for n in page.paragraphs] == [
-        (1, "First line of one.\nSecond line."), (2, "Third para line.\nFourth line here."), (3, "Last one.")]
+    assert [(n.number, PAGE[n.start : n.end]) for n in page.lines] == [
+        (1, "First line of one."),
+        (2, "Second line."),
+        (4, "Third para line."),
+        (5, "Fourth line here."),
+        (7, "Last one."),
+    ]
+    assert [(n.number, PAGE[n.start : n.end]) for n in page.paragraphs] == [
+        (1, "First line of one.\nSecond line."),
+        (2, "Third para line.\nFourth line here."),
+        (3, "Last one."),
+    ]
     assert page.span_of(page.lines, 4, 5) == (PAGE.index("Third"), PAGE.index("here.") + 5)
 
 
@@ -299,4 +379,4 @@ def test_the_cited_text_of_a_pdf_page_matches_the_parser(app: CaseTrack, tmp_pat
     for page in parsed.pages:
         for line in page.lines:
             r = verify(app, "zzz qqq xxx www", f"{PDF.name}, p. {page.number}, l. {line.number}")
-            assert r["text_at_cite"] == page.text[line.start:line.end].strip()
+            assert r["text_at_cite"] == page.text[line.start : line.end].strip()

@@ -52,7 +52,11 @@ def test_a_look_plans_only_settled_new_files_and_remembers_failures(tmp_path: Pa
         fresh = folder / "landing.txt"
         fresh.write_bytes(require(RAW / "Port77DF.txt").read_bytes()[:500])  # being copied right now
         plan = watch.look(app, "Inbox")
-        assert plan is not None and plan.to_ingest() == [] and [f.name for f in watch.new_waiting] == ["landing.txt"]
+        assert (
+            plan is not None
+            and plan.to_ingest() == []
+            and [f.name for f in watch.new_waiting] == ["landing.txt"]
+        )
         plan = watch.look(app, "Inbox")  # still waiting: planned again, not said again
         assert plan is not None and plan.to_ingest() == [] and watch.new_waiting == []
 
@@ -61,7 +65,9 @@ def test_a_look_plans_only_settled_new_files_and_remembers_failures(tmp_path: Pa
         assert plan is not None and plan.to_ingest() == [fresh.resolve()]
         assert watch.look(app, "Inbox") is None  # nothing changed, nothing waits: no plan at all
 
-        failed = FileResult(str(fresh.resolve()), "landing.txt", "error", error="broken", error_code="parse_error")
+        failed = FileResult(
+            str(fresh.resolve()), "landing.txt", "error", error="broken", error_code="parse_error"
+        )
         watch.done(plan, [failed])
         aged(Path(shutil.copyfile(RAW / "RR474820145230056.txt", folder / "other.txt")))
         plan = watch.look(app, "Inbox")  # the folder changed: the failed file is not tried again
@@ -179,11 +185,15 @@ def test_the_daemon_ingests_what_lands_in_a_watched_folder_once_whole(tmp_path: 
         pieces = 8
         with (folder / "landing.txt").open("wb") as f:  # a slow copy: a piece a second, over several looks
             for i in range(pieces):
-                f.write(text[i * len(text) // pieces:(i + 1) * len(text) // pieces])
+                f.write(text[i * len(text) // pieces : (i + 1) * len(text) // pieces])
                 f.flush()
                 time.sleep(1.0)  # shorter than the settle time (3 s), half a look's interval (2 s)
         # seen half-written, left alone (the line may follow the last piece by a look)
-        _wait("landing.txt seen half-written", lambda: "landing.txt is still being copied" in _daemon_log(home), 30)
+        _wait(
+            "landing.txt seen half-written",
+            lambda: "landing.txt is still being copied" in _daemon_log(home),
+            30,
+        )
         _wait("landing.txt ingested", lambda: "landing.txt" in _documents(home, "Watched"), 240)
         assert _sha256s(home)["landing.txt"] == hashlib.sha256(text).hexdigest()  # the whole file, not half
         time.sleep(8)  # more looks, no client for longer than the idle exit: nothing is ingested again
@@ -193,7 +203,9 @@ def test_the_daemon_ingests_what_lands_in_a_watched_folder_once_whole(tmp_path: 
         assert [r["status"] for r in landed] == ["ingested"], watch_jobs
         assert all(j["status"] == "done" for j in watch_jobs)
 
-        folder.rename(tmp_path / "away")  # the folder disappears (a drive unplugged): logged once, tried again
+        folder.rename(
+            tmp_path / "away"
+        )  # the folder disappears (a drive unplugged): logged once, tried again
         _wait("the folder's loss logged", lambda: "is not a folder" in _daemon_log(home), 30)
         time.sleep(5)
         assert _daemon_log(home).count("is not a folder") == 1

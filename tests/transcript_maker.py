@@ -19,170 +19,188 @@ LETTER = (612.0, 792.0)
 LINES = 25
 
 # One transcript page: its printed number and its 25 lines ("" for a blank numbered line).
-COVER = (1, (
-    "IN THE UNITED STATES DISTRICT COURT",
-    "FOR THE NORTHERN DISTRICT OF ILLINOIS",
-    "",
-    "HARBOR FREIGHT LOGISTICS, INC.,      )",
-    "                 Plaintiff,          )",
-    "       v.                            )  No. 1:21-cv-04417",
-    "MERIDIAN COLD STORAGE, LLC,          )",
-    "                 Defendant.          )",
-    "",
-    "       VIDEOTAPED DEPOSITION OF JOHN A. SMITH",
-    "                 Chicago, Illinois",
-    "              Tuesday, March 8, 2022",
-    "",
-    "      The videotaped deposition of JOHN A. SMITH,",
-    "called as a witness by the Defendant, taken before",
-    "Karen L. Ostrowski, Certified Shorthand Reporter,",
-    "at 200 West Madison Street, Suite 3900, Chicago,",
-    "Illinois, commencing at 9:14 a.m.",
-    "",
-    "APPEARANCES:",
-    "      MS. RACHEL ODUYA, Brandt & Kessler LLP,",
-    "      on behalf of the Plaintiff;",
-    "      MR. DAVID PELLEGRINO, Whitcombe Shaw LLP,",
-    "      on behalf of the Defendant.",
-    "",
-))
+COVER = (
+    1,
+    (
+        "IN THE UNITED STATES DISTRICT COURT",
+        "FOR THE NORTHERN DISTRICT OF ILLINOIS",
+        "",
+        "HARBOR FREIGHT LOGISTICS, INC.,      )",
+        "                 Plaintiff,          )",
+        "       v.                            )  No. 1:21-cv-04417",
+        "MERIDIAN COLD STORAGE, LLC,          )",
+        "                 Defendant.          )",
+        "",
+        "       VIDEOTAPED DEPOSITION OF JOHN A. SMITH",
+        "                 Chicago, Illinois",
+        "              Tuesday, March 8, 2022",
+        "",
+        "      The videotaped deposition of JOHN A. SMITH,",
+        "called as a witness by the Defendant, taken before",
+        "Karen L. Ostrowski, Certified Shorthand Reporter,",
+        "at 200 West Madison Street, Suite 3900, Chicago,",
+        "Illinois, commencing at 9:14 a.m.",
+        "",
+        "APPEARANCES:",
+        "      MS. RACHEL ODUYA, Brandt & Kessler LLP,",
+        "      on behalf of the Plaintiff;",
+        "      MR. DAVID PELLEGRINO, Whitcombe Shaw LLP,",
+        "      on behalf of the Defendant.",
+        "",
+    ),
+)
 
 EXCERPT = (
-    (44, (
-        "Q.   When did you first visit the Joliet warehouse?",
-        "A.   In the second week of January 2021, I believe",
-        "it was the eleventh.",
-        "Q.   Who went with you on that visit?",
-        "A.   Tom Becker, our regional safety manager, and",
-        "one of the drivers, Luis Ortega.",
-        "Q.   What did you see when you arrived?",
-        "A.   The loading dock doors on the east side were",
-        "stuck half open. There was frost on the inside of",
-        "the trailers that had been parked there overnight.",
-        "Q.   Did you take any photographs?",
-        "A.   Yes. I took about thirty photographs with my",
-        "phone and sent them to our insurance broker the",
-        "same afternoon.",
-        "Q.   Did you speak with anyone from Meridian that",
-        "day?",
-        "A.   I spoke with the site supervisor, a man named",
-        "Gary Hollis. He told me the compressor on unit",
-        "four had failed over the weekend and that a",
-        "technician was on the way.",
-        "Q.   Did he say when the compressor had failed?",
-        "A.   He said Saturday night, around eleven.",
-        "",
-        "Q.   What did you do after that conversation?",
-        "A.   I called our dispatcher and told her to stop",
-    )),
-    (45, (
-        "routing refrigerated loads to Joliet until further",
-        "notice.",
-        "Q.   Mr. Smith, I'm handing you what has been marked",
-        "as Exhibit 14. Do you recognize this document?",
-        "A.   Yes. That is the temperature log for cold room",
-        "B from January 9 through January 12.",
-        "Q.   Where did you get this log?",
-        "A.   Gary Hollis e-mailed it to me on January 13 at",
-        "my request.",
-        "Q.   Can you read the reading for Sunday at 6:00",
-        "a.m.?",
-        "A.   It says 47 degrees Fahrenheit.",
-        "Q.   And what temperature was cold room B supposed",
-        "to hold under the storage agreement?",
-        "A.   Thirty-eight degrees or below, at all times.",
-        "",
-        "MR. PELLEGRINO:   Objection, calls for a legal",
-        "conclusion.",
-        "BY MS. ODUYA:",
-        "Q.   You can answer.",
-        "A.   My understanding was thirty-eight or below.",
-        "That was the number in the rate sheet, and it was",
-        "the number we quoted to our customers.",
-        "Q.   How much product was in cold room B that",
-        "weekend?",
-    )),
-    (46, (
-        "A.   About 1,150 cases of frozen seafood for Lakeshore",
-        "Provisions and some dairy for another customer.",
-        "Q.   What happened to the seafood?",
-        "A.   Lakeshore rejected all of it. Their quality",
-        "manager came out on the fourteenth, probed the",
-        "cases and refused the whole lot.",
-        "Q.   Did Harbor Freight pay Lakeshore for the loss?",
-        "A.   We credited them $212,400 against their",
-        "February invoices.",
-        "Q.   Who approved that credit?",
-        "A.   I did, with our CFO, Ellen Marsh.",
-        "Q.   Before January 2021, had you ever complained to",
-        "Meridian about temperatures at Joliet?",
-        "A.   Yes, twice. Once in August 2020 about a door",
-        "seal and once in November about an alarm that did",
-        "not go off.",
-        "Q.   Were those complaints in writing?",
-        "A.   The November one was. I sent an e-mail to",
-        "Gary Hollis and copied their account manager.",
-        "",
-        "Q.   Did Meridian respond?",
-        "A.   They said the alarm had been reset and tested.",
-        "Q.   Did you check whether it had been tested?",
-        "A.   No. I took them at their word. In hindsight",
-        "that was a mistake.",
-    )),
-    (47, (
-        "Q.   Let's talk about the contract itself. Who",
-        "negotiated the storage agreement for Harbor",
-        "Freight?",
-        "A.   I did, together with our outside counsel.",
-        "Q.   Did you read section 9 before you signed it?",
-        "A.   I read the whole agreement. Section 9 is the",
-        "limitation of liability clause.",
-        "Q.   What is your understanding of that clause?",
-        "A.   That Meridian's liability for lost goods is",
-        "capped at fifty cents per pound unless we declared",
-        "a higher value in writing.",
-        "Q.   Did Harbor Freight ever declare a higher value",
-        "for the Lakeshore product?",
-        "A.   Not in a separate document, no. But the rate",
-        "sheet listed the product as seafood and the",
-        "insurance certificate showed the values.",
-        "Q.   Is the rate sheet part of the agreement?",
-        "A.   I always understood it to be. It is attached as",
-        "Schedule B.",
-        "",
-        "Q.   Did anyone at Meridian ever tell you that the",
-        "cap would apply to a compressor failure?",
-        "A.   No. Nobody ever raised it until after the loss.",
-        "Q.   When did you first hear about the cap from",
-        "Meridian?",
-    )),
-    (48, (
-        "A.   In a letter from their general counsel dated",
-        "March 2, 2021. It offered $18,975 and said that",
-        "was the most we could recover.",
-        "Q.   Did you respond to that letter?",
-        "A.   Our counsel did. We rejected the offer.",
-        "Q.   Mr. Smith, have you discussed your testimony",
-        "today with anyone other than your lawyers?",
-        "A.   No.",
-        "Q.   Did you review any documents to prepare?",
-        "A.   I reviewed the temperature logs, my e-mails",
-        "with Gary Hollis and the Lakeshore rejection",
-        "notice.",
-        "MS. ODUYA:   I have nothing further at this time.",
-        "MR. PELLEGRINO:   I have a few questions.",
-        "",
-        "              CROSS-EXAMINATION",
-        "BY MR. PELLEGRINO:",
-        "Q.   Mr. Smith, Harbor Freight never bought extra",
-        "insurance from Meridian, correct?",
-        "A.   That's correct. We had our own cargo policy.",
-        "Q.   And your cargo insurer paid part of this claim?",
-        "A.   They paid $150,000 after the deductible.",
-        "Q.   So the net loss to Harbor Freight was about",
-        "$62,400?",
-        "A.   Before legal fees, yes.",
-    )),
+    (
+        44,
+        (
+            "Q.   When did you first visit the Joliet warehouse?",
+            "A.   In the second week of January 2021, I believe",
+            "it was the eleventh.",
+            "Q.   Who went with you on that visit?",
+            "A.   Tom Becker, our regional safety manager, and",
+            "one of the drivers, Luis Ortega.",
+            "Q.   What did you see when you arrived?",
+            "A.   The loading dock doors on the east side were",
+            "stuck half open. There was frost on the inside of",
+            "the trailers that had been parked there overnight.",
+            "Q.   Did you take any photographs?",
+            "A.   Yes. I took about thirty photographs with my",
+            "phone and sent them to our insurance broker the",
+            "same afternoon.",
+            "Q.   Did you speak with anyone from Meridian that",
+            "day?",
+            "A.   I spoke with the site supervisor, a man named",
+            "Gary Hollis. He told me the compressor on unit",
+            "four had failed over the weekend and that a",
+            "technician was on the way.",
+            "Q.   Did he say when the compressor had failed?",
+            "A.   He said Saturday night, around eleven.",
+            "",
+            "Q.   What did you do after that conversation?",
+            "A.   I called our dispatcher and told her to stop",
+        ),
+    ),
+    (
+        45,
+        (
+            "routing refrigerated loads to Joliet until further",
+            "notice.",
+            "Q.   Mr. Smith, I'm handing you what has been marked",
+            "as Exhibit 14. Do you recognize this document?",
+            "A.   Yes. That is the temperature log for cold room",
+            "B from January 9 through January 12.",
+            "Q.   Where did you get this log?",
+            "A.   Gary Hollis e-mailed it to me on January 13 at",
+            "my request.",
+            "Q.   Can you read the reading for Sunday at 6:00",
+            "a.m.?",
+            "A.   It says 47 degrees Fahrenheit.",
+            "Q.   And what temperature was cold room B supposed",
+            "to hold under the storage agreement?",
+            "A.   Thirty-eight degrees or below, at all times.",
+            "",
+            "MR. PELLEGRINO:   Objection, calls for a legal",
+            "conclusion.",
+            "BY MS. ODUYA:",
+            "Q.   You can answer.",
+            "A.   My understanding was thirty-eight or below.",
+            "That was the number in the rate sheet, and it was",
+            "the number we quoted to our customers.",
+            "Q.   How much product was in cold room B that",
+            "weekend?",
+        ),
+    ),
+    (
+        46,
+        (
+            "A.   About 1,150 cases of frozen seafood for Lakeshore",
+            "Provisions and some dairy for another customer.",
+            "Q.   What happened to the seafood?",
+            "A.   Lakeshore rejected all of it. Their quality",
+            "manager came out on the fourteenth, probed the",
+            "cases and refused the whole lot.",
+            "Q.   Did Harbor Freight pay Lakeshore for the loss?",
+            "A.   We credited them $212,400 against their",
+            "February invoices.",
+            "Q.   Who approved that credit?",
+            "A.   I did, with our CFO, Ellen Marsh.",
+            "Q.   Before January 2021, had you ever complained to",
+            "Meridian about temperatures at Joliet?",
+            "A.   Yes, twice. Once in August 2020 about a door",
+            "seal and once in November about an alarm that did",
+            "not go off.",
+            "Q.   Were those complaints in writing?",
+            "A.   The November one was. I sent an e-mail to",
+            "Gary Hollis and copied their account manager.",
+            "",
+            "Q.   Did Meridian respond?",
+            "A.   They said the alarm had been reset and tested.",
+            "Q.   Did you check whether it had been tested?",
+            "A.   No. I took them at their word. In hindsight",
+            "that was a mistake.",
+        ),
+    ),
+    (
+        47,
+        (
+            "Q.   Let's talk about the contract itself. Who",
+            "negotiated the storage agreement for Harbor",
+            "Freight?",
+            "A.   I did, together with our outside counsel.",
+            "Q.   Did you read section 9 before you signed it?",
+            "A.   I read the whole agreement. Section 9 is the",
+            "limitation of liability clause.",
+            "Q.   What is your understanding of that clause?",
+            "A.   That Meridian's liability for lost goods is",
+            "capped at fifty cents per pound unless we declared",
+            "a higher value in writing.",
+            "Q.   Did Harbor Freight ever declare a higher value",
+            "for the Lakeshore product?",
+            "A.   Not in a separate document, no. But the rate",
+            "sheet listed the product as seafood and the",
+            "insurance certificate showed the values.",
+            "Q.   Is the rate sheet part of the agreement?",
+            "A.   I always understood it to be. It is attached as",
+            "Schedule B.",
+            "",
+            "Q.   Did anyone at Meridian ever tell you that the",
+            "cap would apply to a compressor failure?",
+            "A.   No. Nobody ever raised it until after the loss.",
+            "Q.   When did you first hear about the cap from",
+            "Meridian?",
+        ),
+    ),
+    (
+        48,
+        (
+            "A.   In a letter from their general counsel dated",
+            "March 2, 2021. It offered $18,975 and said that",
+            "was the most we could recover.",
+            "Q.   Did you respond to that letter?",
+            "A.   Our counsel did. We rejected the offer.",
+            "Q.   Mr. Smith, have you discussed your testimony",
+            "today with anyone other than your lawyers?",
+            "A.   No.",
+            "Q.   Did you review any documents to prepare?",
+            "A.   I reviewed the temperature logs, my e-mails",
+            "with Gary Hollis and the Lakeshore rejection",
+            "notice.",
+            "MS. ODUYA:   I have nothing further at this time.",
+            "MR. PELLEGRINO:   I have a few questions.",
+            "",
+            "              CROSS-EXAMINATION",
+            "BY MR. PELLEGRINO:",
+            "Q.   Mr. Smith, Harbor Freight never bought extra",
+            "insurance from Meridian, correct?",
+            "A.   That's correct. We had our own cargo policy.",
+            "Q.   And your cargo insurer paid part of this claim?",
+            "A.   They paid $150,000 after the deductible.",
+            "Q.   So the net loss to Harbor Freight was about",
+            "$62,400?",
+            "A.   Before legal fees, yes.",
+        ),
+    ),
 )
 
 DEPOSITION = (COVER, *EXCERPT)
@@ -191,60 +209,66 @@ BATES_FIRST = 1201
 FOOTER = "OSTROWSKI REPORTING (312) 555-0148"
 
 HEARING = (
-    (1, (
-        "UNITED STATES DISTRICT COURT",
-        "DISTRICT OF MASSACHUSETTS",
-        "",
-        "ORCHARD MEDICAL SUPPLY CO.,       )",
-        "          Plaintiff,              )",
-        "     v.                           )  Civil Action",
-        "BAYVIEW HEALTH PARTNERS,          )  No. 22-10388",
-        "          Defendant.              )",
-        "",
-        "   TRANSCRIPT OF MOTION HEARING",
-        "   BEFORE THE HONORABLE MARGARET T. QUINLAN",
-        "   UNITED STATES DISTRICT JUDGE",
-        "",
-        "   John Joseph Moakley United States Courthouse",
-        "   Courtroom No. 11",
-        "   Boston, Massachusetts",
-        "   June 14, 2023, 2:05 p.m.",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-    )),
-    (2, (
-        "         P R O C E E D I N G S",
-        "THE CLERK:   Civil action 22-10388, Orchard Medical",
-        "Supply versus Bayview Health Partners.",
-        "THE COURT:   Good afternoon. We are here on the",
-        "defendant's motion to compel the production of the",
-        "plaintiff's pricing spreadsheets. Mr. Okafor?",
-        "MR. OKAFOR:   Thank you, Your Honor. The requests",
-        "go to the heart of the rebate dispute. Orchard says",
-        "it was underpaid on eleven invoices in 2021, but it",
-        "will not produce the spreadsheets it used to",
-        "calculate those invoices.",
-        "THE COURT:   Ms. Lindqvist, why not produce them?",
-        "MS. LINDQVIST:   They hold the margins for every",
-        "other customer, Your Honor. We offered a redacted",
-        "set limited to the Bayview accounts.",
-        "THE COURT:   I am going to grant the motion in part.",
-        "The plaintiff will produce the Bayview tabs in",
-        "native form within fourteen days, under the",
-        "attorneys' eyes only tier of the protective order.",
-        "The other customers' tabs stay out for now.",
-        "MR. OKAFOR:   Understood, Your Honor.",
-        "THE COURT:   Anything else today? Then we are",
-        "adjourned.",
-        "(Whereupon the hearing concluded at 2:31 p.m.)",
-        "",
-    )),
+    (
+        1,
+        (
+            "UNITED STATES DISTRICT COURT",
+            "DISTRICT OF MASSACHUSETTS",
+            "",
+            "ORCHARD MEDICAL SUPPLY CO.,       )",
+            "          Plaintiff,              )",
+            "     v.                           )  Civil Action",
+            "BAYVIEW HEALTH PARTNERS,          )  No. 22-10388",
+            "          Defendant.              )",
+            "",
+            "   TRANSCRIPT OF MOTION HEARING",
+            "   BEFORE THE HONORABLE MARGARET T. QUINLAN",
+            "   UNITED STATES DISTRICT JUDGE",
+            "",
+            "   John Joseph Moakley United States Courthouse",
+            "   Courtroom No. 11",
+            "   Boston, Massachusetts",
+            "   June 14, 2023, 2:05 p.m.",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+        ),
+    ),
+    (
+        2,
+        (
+            "         P R O C E E D I N G S",
+            "THE CLERK:   Civil action 22-10388, Orchard Medical",
+            "Supply versus Bayview Health Partners.",
+            "THE COURT:   Good afternoon. We are here on the",
+            "defendant's motion to compel the production of the",
+            "plaintiff's pricing spreadsheets. Mr. Okafor?",
+            "MR. OKAFOR:   Thank you, Your Honor. The requests",
+            "go to the heart of the rebate dispute. Orchard says",
+            "it was underpaid on eleven invoices in 2021, but it",
+            "will not produce the spreadsheets it used to",
+            "calculate those invoices.",
+            "THE COURT:   Ms. Lindqvist, why not produce them?",
+            "MS. LINDQVIST:   They hold the margins for every",
+            "other customer, Your Honor. We offered a redacted",
+            "set limited to the Bayview accounts.",
+            "THE COURT:   I am going to grant the motion in part.",
+            "The plaintiff will produce the Bayview tabs in",
+            "native form within fourteen days, under the",
+            "attorneys' eyes only tier of the protective order.",
+            "The other customers' tabs stay out for now.",
+            "MR. OKAFOR:   Understood, Your Honor.",
+            "THE COURT:   Anything else today? Then we are",
+            "adjourned.",
+            "(Whereupon the hearing concluded at 2:31 p.m.)",
+            "",
+        ),
+    ),
 )
 
 
@@ -266,19 +290,27 @@ def _escape(text: str) -> str:
 def write_pdf(path: Path, pages: Sequence[Sequence[Text]], size: tuple[float, float] = LETTER) -> Path:
     """A PDF with one page per item of `pages`, each string drawn where it says."""
     objects: list[bytes] = [
-        b"<< /Type /Catalog /Pages 2 0 R >>", b"",
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
     ]
     kids = []
     for items in pages:
-        ops = [f"BT /{t.font} {t.size:g} Tf 1 0 0 1 {t.x:.2f} {t.y:.2f} Tm ({_escape(t.text)}) Tj ET" for t in items]
+        ops = [
+            f"BT /{t.font} {t.size:g} Tf 1 0 0 1 {t.x:.2f} {t.y:.2f} Tm ({_escape(t.text)}) Tj ET"
+            for t in items
+        ]
         stream = "\n".join(ops).encode("latin-1")
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
-        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {size[0]:g} {size[1]:g}] "
-                       f"/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents {len(objects)} 0 R >>".encode())
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {size[0]:g} {size[1]:g}] "
+            f"/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents {len(objects)} 0 R >>".encode()
+        )
         kids.append(len(objects))
-    objects[1] = f"<< /Type /Pages /Kids [{' '.join(f'{k} 0 R' for k in kids)}] /Count {len(kids)} >>".encode()
+    objects[1] = (
+        f"<< /Type /Pages /Kids [{' '.join(f'{k} 0 R' for k in kids)}] /Count {len(kids)} >>".encode()
+    )
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for n, body in enumerate(objects, start=1):
@@ -296,8 +328,14 @@ def _courier_width(text: str, size: float) -> float:
     return 0.6 * size * len(text)
 
 
-def page_items(number: int, lines: Sequence[str], box: tuple[float, float, float, float], size: float,
-               stamp: str | None = None, footer: str | None = None) -> list[Text]:
+def page_items(
+    number: int,
+    lines: Sequence[str],
+    box: tuple[float, float, float, float],
+    size: float,
+    stamp: str | None = None,
+    footer: str | None = None,
+) -> list[Text]:
     """One transcript page laid out in `box` (x0, y0, x1, y1): "Page N" at the top right, the 25
     margin numbers right-aligned left of the text, the footer centred and the stamp at the bottom
     right."""
@@ -316,9 +354,17 @@ def page_items(number: int, lines: Sequence[str], box: tuple[float, float, float
         if line:
             items.append(Text(text_x, y, size, line))
     if footer:
-        items.append(Text(x0 + (width - _courier_width(footer, size * 0.8)) / 2, y0 + 0.05 * height, size * 0.8, footer))
+        items.append(
+            Text(
+                x0 + (width - _courier_width(footer, size * 0.8)) / 2, y0 + 0.05 * height, size * 0.8, footer
+            )
+        )
     if stamp:
-        items.append(Text(x1 - 0.06 * width - _courier_width(stamp, size * 0.8), y0 + 0.025 * height, size * 0.8, stamp))
+        items.append(
+            Text(
+                x1 - 0.06 * width - _courier_width(stamp, size * 0.8), y0 + 0.025 * height, size * 0.8, stamp
+            )
+        )
     return items
 
 
@@ -329,16 +375,21 @@ def bates(pdf_page: int) -> str:
 def deposition_pdf(path: Path, pages: Sequence[tuple[int, Sequence[str]]] = DEPOSITION) -> Path:
     """The deposition, one transcript page per PDF page, each stamped HFL000120N."""
     box = (0.0, 0.0, *LETTER)
-    return write_pdf(path, [page_items(n, lines, box, 12, bates(i), FOOTER)
-                            for i, (n, lines) in enumerate(pages, start=1)])
+    return write_pdf(
+        path, [page_items(n, lines, box, 12, bates(i), FOOTER) for i, (n, lines) in enumerate(pages, start=1)]
+    )
 
 
 def condensed_pdf(path: Path, pages: Sequence[tuple[int, Sequence[str]]] = DEPOSITION) -> Path:
     """The deposition condensed four pages to a landscape-free letter sheet: top left, bottom left,
     top right, bottom right."""
     w, h = LETTER
-    quadrants = [(36, h / 2, w / 2 - 6, h - 36), (36, 36, w / 2 - 6, h / 2),
-                 (w / 2 + 6, h / 2, w - 36, h - 36), (w / 2 + 6, 36, w - 36, h / 2)]
+    quadrants = [
+        (36, h / 2, w / 2 - 6, h - 36),
+        (36, 36, w / 2 - 6, h / 2),
+        (w / 2 + 6, h / 2, w - 36, h - 36),
+        (w / 2 + 6, 36, w - 36, h / 2),
+    ]
     sheets: list[list[Text]] = []
     for start in range(0, len(pages), 4):
         items: list[Text] = []
@@ -386,7 +437,9 @@ def scanned_images(pdf: Path, dpi: int = 200, angle: float = 1.2, noise: float =
         turned = page.rotate(angle if k % 2 else -angle, resample=Image.Resampling.BICUBIC, fillcolor=255)
         grey = np.asarray(turned, dtype=np.float32) + rng.normal(0.0, noise, (turned.height, turned.width))
         grey[rng.random(grey.shape) < 0.0008] = 0.0
-        out.append(Image.fromarray(np.clip(grey, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.6)))
+        out.append(
+            Image.fromarray(np.clip(grey, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.6))
+        )
     return out
 
 

@@ -15,6 +15,7 @@ Prints counts per kind and per file, the spread of answer positions inside the d
 and (as information only) quotes that occur more than once in their file - every
 occurrence counts as gold. Exits with status 1 if any check fails.
 """
+
 import argparse
 import collections
 import json
@@ -28,8 +29,11 @@ SETS = [("lawyer_pt.json", "pt", 25), ("lawyer_en.json", "en", 18)]
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--data", default=os.environ.get("CASETRACK_BENCH_DATA", "/work/shared/data"),
-                    help="root that corpus paths are relative to (default /work/shared/data)")
+    ap.add_argument(
+        "--data",
+        default=os.environ.get("CASETRACK_BENCH_DATA", "/work/shared/data"),
+        help="root that corpus paths are relative to (default /work/shared/data)",
+    )
     args = ap.parse_args()
     root = args.data
     errors = []
@@ -59,8 +63,10 @@ def main():
             lener = os.path.join(root, "lener_br/raw_text")
             expected = {"lener_br/raw_text/" + f for f in os.listdir(lener) if f.endswith(".txt")}
             if set(corpus) != expected:
-                errors.append(f"{fname}: corpus differs from lener_br/raw_text/*.txt "
-                              f"(missing {sorted(expected - set(corpus))}, extra {sorted(set(corpus) - expected)})")
+                errors.append(
+                    f"{fname}: corpus differs from lener_br/raw_text/*.txt "
+                    f"(missing {sorted(expected - set(corpus))}, extra {sorted(set(corpus) - expected)})"
+                )
         qs = d.get("questions") or []
         kinds = collections.Counter()
         per_file = collections.Counter()
@@ -102,16 +108,21 @@ def main():
                 files_in_q.add(rel)
             for rel in files_in_q:
                 per_file[rel] += 1
-        print(f"questions: {len(qs)}   gold passages: {sum(len(q.get('gold') or []) for q in qs)}   "
-              f"distinct gold files: {len(per_file)} (corpus {len(corpus)})")
+        print(
+            f"questions: {len(qs)}   gold passages: {sum(len(q.get('gold') or []) for q in qs)}   "
+            f"distinct gold files: {len(per_file)} (corpus {len(corpus)})"
+        )
         if len(per_file) < min_files:
             errors.append(f"{fname}: only {len(per_file)} distinct gold files (< {min_files})")
         print("per kind:", dict(sorted(kinds.items())))
         bins = collections.Counter(min(int(p * 5), 4) for p in positions)
-        print("answer position in document (fifths, 0=start .. 4=end):",
-              {i: bins.get(i, 0) for i in range(5)})
+        print(
+            "answer position in document (fifths, 0=start .. 4=end):", {i: bins.get(i, 0) for i in range(5)}
+        )
         if dup_quotes:
-            print(f"info: {dup_quotes} gold quotes occur more than once in their file (every occurrence is gold)")
+            print(
+                f"info: {dup_quotes} gold quotes occur more than once in their file (every occurrence is gold)"
+            )
         print("per file (questions with gold in the file):")
         for rel, n in sorted(per_file.items(), key=lambda kv: (-kv[1], kv[0])):
             print(f"  {n:3d}  {rel}")

@@ -12,6 +12,7 @@ per-term gold counts and totals; exits 1 if anything failed.
 
 Usage: python3 keyword_terms_check.py [path/to/keyword_terms.json] [--data /work/shared/data]
 """
+
 import json
 import os
 import subprocess
@@ -21,21 +22,21 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def norm(s):
-    return ''.join(c for c in s.lower() if c.isalnum())
+    return "".join(c for c in s.lower() if c.isalnum())
 
 
 def main(argv):
-    path = os.path.join(HERE, 'keyword_terms.json')
-    data = '/work/shared/data'
+    path = os.path.join(HERE, "keyword_terms.json")
+    data = "/work/shared/data"
     args = list(argv)
     while args:
         a = args.pop(0)
-        if a == '--data':
+        if a == "--data":
             data = args.pop(0)
         else:
             path = a
-    spec = json.load(open(path, encoding='utf-8'))
-    cases = spec['cases']
+    spec = json.load(open(path, encoding="utf-8"))
+    cases = spec["cases"]
     failures = []
     page_cache = {}
     txt_cache = {}
@@ -43,88 +44,92 @@ def main(argv):
     def pdf_page(f, n):
         key = (f, n)
         if key not in page_cache:
-            r = subprocess.run(['pdftotext', '-f', str(n), '-l', str(n), os.path.join(data, f), '-'],
-                               capture_output=True, text=True, errors='replace')
+            r = subprocess.run(
+                ["pdftotext", "-f", str(n), "-l", str(n), os.path.join(data, f), "-"],
+                capture_output=True,
+                text=True,
+                errors="replace",
+            )
             page_cache[key] = norm(r.stdout) if r.returncode == 0 else None
         return page_cache[key]
 
     def txt_lines(f):
         if f not in txt_cache:
-            with open(os.path.join(data, f), encoding='utf-8', errors='replace') as fh:
-                txt_cache[f] = fh.read().split('\n')
+            with open(os.path.join(data, f), encoding="utf-8", errors="replace") as fh:
+                txt_cache[f] = fh.read().split("\n")
         return txt_cache[f]
 
     for cname, c in cases.items():
-        for f in c['files']:
+        for f in c["files"]:
             if not os.path.exists(os.path.join(data, f)):
-                failures.append(f'case {cname}: listed file missing: {f}')
-        if len(set(c['files'])) != len(c['files']):
-            failures.append(f'case {cname}: duplicate files in list')
+                failures.append(f"case {cname}: listed file missing: {f}")
+        if len(set(c["files"])) != len(c["files"]):
+            failures.append(f"case {cname}: duplicate files in list")
 
     counts = {}
     seen_terms = set()
-    for t in spec['terms']:
-        term, case, lang = t['term'], t['case'], t['lang']
+    for t in spec["terms"]:
+        term, case, lang = t["term"], t["case"], t["lang"]
         if (term, case) in seen_terms:
-            failures.append(f'duplicate term {term!r} in {case}')
+            failures.append(f"duplicate term {term!r} in {case}")
         seen_terms.add((term, case))
         if case not in cases:
-            failures.append(f'{term}: unknown case {case}')
+            failures.append(f"{term}: unknown case {case}")
             continue
-        if cases[case]['language'] != lang:
-            failures.append(f'{term}: lang {lang} != case language {cases[case]["language"]}')
-        files = set(cases[case]['files'])
-        if not t['gold']:
-            failures.append(f'{term}: no gold')
-        for i, g in enumerate(t['gold']):
-            where = f'{term} #{i} {g["file"]} p={g.get("page")} l={g.get("lines")}'
-            if g['file'] not in files:
-                failures.append(f'{where}: file not in case {case}')
+        if cases[case]["language"] != lang:
+            failures.append(f"{term}: lang {lang} != case language {cases[case]['language']}")
+        files = set(cases[case]["files"])
+        if not t["gold"]:
+            failures.append(f"{term}: no gold")
+        for i, g in enumerate(t["gold"]):
+            where = f"{term} #{i} {g['file']} p={g.get('page')} l={g.get('lines')}"
+            if g["file"] not in files:
+                failures.append(f"{where}: file not in case {case}")
                 continue
-            nw = len(g['quote'].split())
+            nw = len(g["quote"].split())
             if not 5 <= nw <= 40:
-                failures.append(f'{where}: quote has {nw} words')
-            q = norm(g['quote'])
+                failures.append(f"{where}: quote has {nw} words")
+            q = norm(g["quote"])
             if not q:
-                failures.append(f'{where}: empty quote')
+                failures.append(f"{where}: empty quote")
                 continue
-            if g['file'].lower().endswith('.pdf'):
-                if not isinstance(g.get('page'), int) or g['page'] < 1 or g.get('lines') is not None:
-                    failures.append(f'{where}: PDF gold needs integer page >= 1 and lines null')
+            if g["file"].lower().endswith(".pdf"):
+                if not isinstance(g.get("page"), int) or g["page"] < 1 or g.get("lines") is not None:
+                    failures.append(f"{where}: PDF gold needs integer page >= 1 and lines null")
                     continue
-                text = pdf_page(g['file'], g['page'])
+                text = pdf_page(g["file"], g["page"])
                 if text is None:
-                    failures.append(f'{where}: pdftotext failed')
+                    failures.append(f"{where}: pdftotext failed")
                 elif q not in text:
-                    failures.append(f'{where}: quote not on page: {g["quote"][:80]!r}')
+                    failures.append(f"{where}: quote not on page: {g['quote'][:80]!r}")
             else:
-                ln = g.get('lines')
-                if g.get('page') is not None or not (isinstance(ln, list) and len(ln) == 2):
-                    failures.append(f'{where}: txt gold needs page null and lines [a, b]')
+                ln = g.get("lines")
+                if g.get("page") is not None or not (isinstance(ln, list) and len(ln) == 2):
+                    failures.append(f"{where}: txt gold needs page null and lines [a, b]")
                     continue
                 a, b = ln
-                L = txt_lines(g['file'])
+                L = txt_lines(g["file"])
                 if not (1 <= a <= b <= len(L)):
-                    failures.append(f'{where}: bad line range (file has {len(L)} lines)')
+                    failures.append(f"{where}: bad line range (file has {len(L)} lines)")
                     continue
-                if q not in norm('\n'.join(L[a - 1:b])):
-                    failures.append(f'{where}: quote not in lines: {g["quote"][:80]!r}')
-        counts[(lang, term)] = len(t['gold'])
+                if q not in norm("\n".join(L[a - 1 : b])):
+                    failures.append(f"{where}: quote not in lines: {g['quote'][:80]!r}")
+        counts[(lang, term)] = len(t["gold"])
 
     for f in failures:
-        print('FAIL', f)
+        print("FAIL", f)
     by_lang = {}
     for (lang, term), n in counts.items():
         by_lang.setdefault(lang, []).append((term, n))
     for lang in sorted(by_lang):
         items = by_lang[lang]
-        print(f'[{lang}] {len(items)} terms, {sum(n for _, n in items)} gold places')
+        print(f"[{lang}] {len(items)} terms, {sum(n for _, n in items)} gold places")
         for term, n in items:
-            print(f'  {n:3d}  {term}')
+            print(f"  {n:3d}  {term}")
     total = sum(counts.values())
-    print(f'{len(failures)} failed, {total} gold places checked, {len(counts)} terms')
+    print(f"{len(failures)} failed, {total} gold places checked, {len(counts)} terms")
     return 1 if failures else 0
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -28,10 +28,18 @@ class AuditLog:
         self.include_queries = include_queries
         self._lock = threading.Lock()
 
-    def record(self, client: str, case: str, tool: str, results: int, ms: float, query: str | None = None) -> None:
+    def record(
+        self, client: str, case: str, tool: str, results: int, ms: float, query: str | None = None
+    ) -> None:
         """One line: when, client (cli, Claude Desktop, Claude Code, ...), case, tool, results, ms."""
-        entry: dict[str, Any] = {"at": round(time.time(), 3), "client": client, "case": case, "tool": tool,
-                                 "results": results, "ms": round(ms, 1)}
+        entry: dict[str, Any] = {
+            "at": round(time.time(), 3),
+            "client": client,
+            "case": case,
+            "tool": tool,
+            "results": results,
+            "ms": round(ms, 1),
+        }
         if self.include_queries and query is not None:
             entry["query"] = query
         line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")

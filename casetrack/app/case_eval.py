@@ -83,7 +83,9 @@ def read_known(path: Path) -> list[KnownRow]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError as e:
-        raise CaseTrackError(f"Known-answers file not found: {path}", "Check the path (quote it if it has spaces).") from e
+        raise CaseTrackError(
+            f"Known-answers file not found: {path}", "Check the path (quote it if it has spaces)."
+        ) from e
     except (OSError, UnicodeDecodeError) as e:
         raise CaseTrackError(f"Cannot read {path}: {e}.", "Save it as a UTF-8 CSV file.") from e
     rows = csv_rows(text, path)
@@ -93,7 +95,8 @@ def read_known(path: Path) -> list[KnownRow]:
             f"{path} needs a header row with the columns question, document and page or quote "
             f"(it has: {', '.join(sorted(h for h in header if h)) or 'none'}).",
             "Put `question,document,page` (or `question,document,quote`) on the first line, one known answer "
-            "per row below it.")
+            "per row below it.",
+        )
     known: list[KnownRow] = []
     for number, row in enumerate(rows, start=2):
         if not any(row.values()):
@@ -101,12 +104,24 @@ def read_known(path: Path) -> list[KnownRow]:
         page, problem = _page(row.get("page", ""))
         if not row.get("question") or not row.get("document"):
             problem = "the row has no question or no document"
-        known.append({"line": number, "question": row.get("question", ""), "document": row.get("document", ""),
-                      "page": page, "quote": row.get("quote", ""), "problem": problem})
+        known.append(
+            {
+                "line": number,
+                "question": row.get("question", ""),
+                "document": row.get("document", ""),
+                "page": page,
+                "quote": row.get("quote", ""),
+                "problem": problem,
+            }
+        )
     if not known:
-        raise CaseTrackError(f"{path} has a header but no rows.", "Add one known answer per row below the header.")
+        raise CaseTrackError(
+            f"{path} has a header but no rows.", "Add one known answer per row below the header."
+        )
     if len(known) > MAX_ROWS:
-        raise CaseTrackError(f"{path} has {len(known)} rows; at most {MAX_ROWS} at a time.", "Split the file.")
+        raise CaseTrackError(
+            f"{path} has {len(known)} rows; at most {MAX_ROWS} at a time.", "Split the file."
+        )
     return known
 
 
@@ -117,20 +132,29 @@ def resolve_documents(names: Sequence[str], documents: Sequence[DocumentSummary]
     for name in names:
         wanted = name.strip()
         exact = [d for d in documents if wanted in (d["name"], d["document_id"])]
-        loose = [d for d in documents if d["name"].casefold() == wanted.casefold()
-                 or (len(wanted) >= 6 and d["document_id"].startswith(wanted))]
+        loose = [
+            d
+            for d in documents
+            if d["name"].casefold() == wanted.casefold()
+            or (len(wanted) >= 6 and d["document_id"].startswith(wanted))
+        ]
         found = exact or loose
         out[name] = found[0]["document_id"] if len(found) == 1 or exact else None
     return out
 
 
-def _is_hit(row: KnownRow, doc_id: str, hit: HitJson, verify: Verify, seen: dict[tuple[int | None, str], bool]) -> bool:
+def _is_hit(
+    row: KnownRow, doc_id: str, hit: HitJson, verify: Verify, seen: dict[tuple[int | None, str], bool]
+) -> bool:
     source = hit["source"]
     if source["document_id"] != doc_id:
         return False
     if row["quote"]:
         chunk = hit["chunk_source"]
-        place = (chunk["page"], "" if chunk["page"] is not None else f"{chunk['line_start']}-{chunk['line_end']}")
+        place = (
+            chunk["page"],
+            "" if chunk["page"] is not None else f"{chunk['line_start']}-{chunk['line_end']}",
+        )
         if place not in seen:
             lines = (None, None) if chunk["page"] is not None else (chunk["line_start"], chunk["line_end"])
             seen[place] = verify(row["quote"], doc_id, chunk["page"], *lines) in ("exact", "close")
@@ -143,12 +167,22 @@ def _is_hit(row: KnownRow, doc_id: str, hit: HitJson, verify: Verify, seen: dict
 def judge(row: KnownRow, doc_id: str | None, response: SearchJson, verify: Verify) -> EvalQuestion:
     """Where the first hit of `row` is among the results (see the module docstring)."""
     results = response["results"][:DEPTH]
-    out: EvalQuestion = {"line": row["line"], "question": row["question"], "document": row["document"],
-                         "page": row["page"], "quote": row["quote"], "rank": None, "found": "",
-                         "top": results[0]["citation"] if results else "", "error": None}
+    out: EvalQuestion = {
+        "line": row["line"],
+        "question": row["question"],
+        "document": row["document"],
+        "page": row["page"],
+        "quote": row["quote"],
+        "rank": None,
+        "found": "",
+        "top": results[0]["citation"] if results else "",
+        "error": None,
+    }
     if doc_id is None:
-        out["error"] = (f"the case has no document '{row['document']}' (`casetrack documents list` shows their names "
-                        "and ids)")
+        out["error"] = (
+            f"the case has no document '{row['document']}' (`casetrack documents list` shows their names "
+            "and ids)"
+        )
         return out
     seen: dict[tuple[int | None, str], bool] = {}
     for rank, hit in enumerate(results, start=1):
@@ -160,8 +194,17 @@ def judge(row: KnownRow, doc_id: str | None, response: SearchJson, verify: Verif
 
 def failed(row: KnownRow, error: str) -> EvalQuestion:
     """A question that could not be searched or judged: a miss, with why."""
-    return {"line": row["line"], "question": row["question"], "document": row["document"], "page": row["page"],
-            "quote": row["quote"], "rank": None, "found": "", "top": "", "error": error}
+    return {
+        "line": row["line"],
+        "question": row["question"],
+        "document": row["document"],
+        "page": row["page"],
+        "quote": row["quote"],
+        "rank": None,
+        "found": "",
+        "top": "",
+        "error": error,
+    }
 
 
 def summarise(case: str, rows: list[EvalQuestion]) -> EvalReport:
@@ -169,6 +212,15 @@ def summarise(case: str, rows: list[EvalQuestion]) -> EvalReport:
     at1 = sum(1 for r in rows if r["rank"] == 1)
     at5 = sum(1 for r in rows if r["rank"] is not None and r["rank"] <= 5)
     mrr = sum(1.0 / r["rank"] for r in rows if r["rank"] is not None) / n if n else 0.0
-    return {"case": case, "questions": n, "hits_at_1": at1, "hits_at_5": at5,
-            "hit_at_1": round(at1 / n, 4) if n else 0.0, "hit_at_5": round(at5 / n, 4) if n else 0.0,
-            "mrr": round(mrr, 4), "misses": sum(1 for r in rows if r["rank"] is None), "depth": DEPTH, "rows": rows}
+    return {
+        "case": case,
+        "questions": n,
+        "hits_at_1": at1,
+        "hits_at_5": at5,
+        "hit_at_1": round(at1 / n, 4) if n else 0.0,
+        "hit_at_5": round(at5 / n, 4) if n else 0.0,
+        "mrr": round(mrr, 4),
+        "misses": sum(1 for r in rows if r["rank"] is None),
+        "depth": DEPTH,
+        "rows": rows,
+    }

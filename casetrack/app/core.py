@@ -230,7 +230,12 @@ class CaseTrack:
             return view
 
     def find_entity(
-        self, case: str, entity: str, entity_type: str = "any", top_k: int = 20, client: str = "cli",
+        self,
+        case: str,
+        entity: str,
+        entity_type: str = "any",
+        top_k: int = 20,
+        client: str = "cli",
         filters: SearchFilters | None = None,
     ) -> EntityResult:
         """Every mention of `entity` (search/entities.py), inside the documents `filters` allow."""
@@ -263,10 +268,16 @@ class CaseTrack:
         with self.reading(case) as store:
             shown, total = list_authorities(store, top_k, kind=kind)
             self._audit(client, store.record.name, "list_authorities", len(shown), started, None)
-            return {"case": store.record.name, "total": total, "shown": len(shown),
-                    "authorities": [a.to_json() for a in shown]}
+            return {
+                "case": store.record.name,
+                "total": total,
+                "shown": len(shown),
+                "authorities": [a.to_json() for a in shown],
+            }
 
-    def _audit(self, client: str, case: str, tool: str, results: int, started: float, query: str | None) -> None:
+    def _audit(
+        self, client: str, case: str, tool: str, results: int, started: float, query: str | None
+    ) -> None:
         self.audit.record(client, case, tool, results, (time.perf_counter() - started) * 1000, query)
 
     # -- ingest, search, status -----------------------------------------------------------------
@@ -289,8 +300,19 @@ class CaseTrack:
         with self.writing(case, wait=wait) as store:
             parse = self._parser.parse if self._parser is not None else None
             keep_revoked = self.settings.keep_revoked or store.settings()["keep_revoked"]
-            return ingest_files(store, self.pool, parse, paths, force, password, on_file, progress, on_result,
-                                self.settings.ocr_languages, keep_revoked)
+            return ingest_files(
+                store,
+                self.pool,
+                parse,
+                paths,
+                force,
+                password,
+                on_file,
+                progress,
+                on_result,
+                self.settings.ocr_languages,
+                keep_revoked,
+            )
 
     def check_case(self, case: str, repair: bool = False) -> CheckReport:
         """Compare the case's stores (store/case_check.py); with `repair`, recover and check again."""
@@ -367,8 +389,14 @@ class CaseTrack:
         from casetrack.search.results import SearchFilters
 
         request = SearchRequest(
-            query, top_k, offset, tuple(documents or ()), filters or SearchFilters(), config or SearchConfig(),
-            context_chars, per_document,
+            query,
+            top_k,
+            offset,
+            tuple(documents or ()),
+            filters or SearchFilters(),
+            config or SearchConfig(),
+            context_chars,
+            per_document,
         )
         started = time.perf_counter()
         with self.reading(case) as store:
@@ -377,8 +405,16 @@ class CaseTrack:
             return response
 
     def verify_citation(
-        self, case: str, quote: str, citation: str | None = None, document: str | None = None, page: int | None = None,
-        paragraph: int | None = None, line_start: int | None = None, line_end: int | None = None, client: str = "cli",
+        self,
+        case: str,
+        quote: str,
+        citation: str | None = None,
+        document: str | None = None,
+        page: int | None = None,
+        paragraph: int | None = None,
+        line_start: int | None = None,
+        line_end: int | None = None,
+        client: str = "cli",
     ) -> VerifyJson:
         """Is `quote` at the cited place? exact / close / elsewhere / not_found (search/verify.py)."""
         from casetrack.app.verifying import verify_quote

@@ -25,13 +25,20 @@ from casetrack.errors import CaseTrackError
 
 Status = Literal["ok", "warn", "fail"]
 MIN_PYTHON = (3, 11)
-SUPPORTED = {("linux", "x86_64"), ("linux", "aarch64"), ("darwin", "arm64"), ("darwin", "x86_64"),
-             ("win32", "amd64")}
+SUPPORTED = {
+    ("linux", "x86_64"),
+    ("linux", "aarch64"),
+    ("darwin", "arm64"),
+    ("darwin", "x86_64"),
+    ("win32", "amd64"),
+}
 MIB = 1 << 20
 DISK_FAIL = 200 * MIB  # below this even the registry and the journal cannot be written safely
 DISK_WARN = 2048 * MIB  # the production models take ~1 GB; a large case a few GB
 DOWNLOAD_FIX = "casetrack models download   (offline: casetrack models import DIR)"
-INSTALL_FIX = "bash installer/install.sh   (Windows: powershell -ExecutionPolicy Bypass -File installer\\install.ps1)"
+INSTALL_FIX = (
+    "bash installer/install.sh   (Windows: powershell -ExecutionPolicy Bypass -File installer\\install.ps1)"
+)
 
 
 @dataclass(frozen=True)
@@ -63,8 +70,13 @@ class DoctorReport:
         return sum(1 for c in self.checks if c.status == status)
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "version": self.version, "data_dir": self.data_dir,
-                "models_dir": self.models_dir, "checks": [c.to_json() for c in self.checks]}
+        return {
+            "ok": self.ok,
+            "version": self.version,
+            "data_dir": self.data_dir,
+            "models_dir": self.models_dir,
+            "checks": [c.to_json() for c in self.checks],
+        }
 
 
 @dataclass(frozen=True)
@@ -96,8 +108,12 @@ def python_check(version: Sequence[int] | None = None, executable: str = sys.exe
     shown = ".".join(str(v) for v in version[:3])
     if tuple(version[:2]) >= MIN_PYTHON:
         return Check("python", "ok", f"Python {shown} ({executable})")
-    return Check("python", "fail", f"Python {shown} ({executable}) is too old: CaseTrack needs 3.11 or newer.",
-                 f"Install Python 3.11+, then reinstall: {INSTALL_FIX}")
+    return Check(
+        "python",
+        "fail",
+        f"Python {shown} ({executable}) is too old: CaseTrack needs 3.11 or newer.",
+        f"Install Python 3.11+, then reinstall: {INSTALL_FIX}",
+    )
 
 
 def _system_name(system: str) -> str:
@@ -117,9 +133,13 @@ def platform_check(system: str = sys.platform, machine: str | None = None) -> Ch
     shown = f"{_system_name(system) if system == sys.platform else system} ({machine})"
     if key in SUPPORTED or (system == "win32" and machine.lower() == "x86_64"):
         return Check("platform", "ok", shown)
-    return Check("platform", "warn", f"{shown}: not a platform CaseTrack is tested on (Linux x86_64/arm64, "
-                 "macOS arm64/x86_64, Windows x86_64); some libraries may have no build for it.",
-                 "Use a supported platform if installing or searching fails")
+    return Check(
+        "platform",
+        "warn",
+        f"{shown}: not a platform CaseTrack is tested on (Linux x86_64/arm64, "
+        "macOS arm64/x86_64, Windows x86_64); some libraries may have no build for it.",
+        "Use a supported platform if installing or searching fails",
+    )
 
 
 def _existing_parent(path: Path) -> Path:
@@ -137,23 +157,37 @@ def data_dir_check(data_dir: Path, posix: bool = os.name == "posix") -> Check:
     if not data_dir.exists():
         parent = _existing_parent(data_dir)
         if parent.is_dir() and os.access(parent, os.W_OK | os.X_OK):
-            return Check("data_dir", "ok", f"{data_dir} does not exist yet; it is created (private) on first use.")
-        return Check("data_dir", "fail", f"{data_dir} cannot be created: {parent} is not a writable folder.",
-                     f"Make {parent} writable, {choose}")
+            return Check(
+                "data_dir", "ok", f"{data_dir} does not exist yet; it is created (private) on first use."
+            )
+        return Check(
+            "data_dir",
+            "fail",
+            f"{data_dir} cannot be created: {parent} is not a writable folder.",
+            f"Make {parent} writable, {choose}",
+        )
     try:
         fd, name = tempfile.mkstemp(prefix=".doctor-", dir=data_dir)
         os.close(fd)
         os.unlink(name)
     except OSError as e:
-        return Check("data_dir", "fail", f"{data_dir} is not writable: {e.strerror or e}.",
-                     f"chmod u+rwx \"{data_dir}\"   ({choose})" if posix else f"Make it writable, {choose}")
+        return Check(
+            "data_dir",
+            "fail",
+            f"{data_dir} is not writable: {e.strerror or e}.",
+            f'chmod u+rwx "{data_dir}"   ({choose})' if posix else f"Make it writable, {choose}",
+        )
     if not posix:
         return Check("data_dir", "ok", f"{data_dir}: writable")
     mode = data_dir.stat().st_mode & 0o777
     if mode & 0o077:
-        return Check("data_dir", "warn", f"{data_dir} is writable but readable by other accounts on this "
-                     f"computer (mode {mode:04o}); case files should be private (0700).",
-                     f"chmod -R go-rwx \"{data_dir}\"")
+        return Check(
+            "data_dir",
+            "warn",
+            f"{data_dir} is writable but readable by other accounts on this "
+            f"computer (mode {mode:04o}); case files should be private (0700).",
+            f'chmod -R go-rwx "{data_dir}"',
+        )
     return Check("data_dir", "ok", f"{data_dir}: writable, private ({mode:04o})")
 
 
@@ -167,29 +201,52 @@ def models_checks(models_dir: Path, tier: Any) -> list[Check]:
     missing = [r for r in rows if not r.present]
     names = ", ".join(f"{r.slot} {r.name}" for r in present)
     if not any(r.slot == "E1" for r in present):
-        where = f"{models_dir} does not exist" if not models_dir.is_dir() else f"no E1 (dense) model in {models_dir}"
-        presence = Check("models", "fail", f"{where}: ingest cannot run and search is keyword-only."
-                         + (f" Installed: {names}." if names else ""), DOWNLOAD_FIX)
+        where = (
+            f"{models_dir} does not exist"
+            if not models_dir.is_dir()
+            else f"no E1 (dense) model in {models_dir}"
+        )
+        presence = Check(
+            "models",
+            "fail",
+            f"{where}: ingest cannot run and search is keyword-only."
+            + (f" Installed: {names}." if names else ""),
+            DOWNLOAD_FIX,
+        )
     elif missing:
         slots = ", ".join(f"{r.slot} ({r.purpose})" for r in missing)
-        presence = Check("models", "warn", f"{names} in {models_dir}; missing {slots}: search skips "
-                         "those stages.", DOWNLOAD_FIX)
+        presence = Check(
+            "models",
+            "warn",
+            f"{names} in {models_dir}; missing {slots}: search skips those stages.",
+            DOWNLOAD_FIX,
+        )
     else:
         presence = Check("models", "ok", f"{names} in {models_dir}")
     results = verify(models_dir)
     bad = [r for r in results if not r.ok]
     e1_folders = {r.folder for r in present if r.slot == "E1"}
     if not results:
-        files = Check("model_files", "warn", f"nothing to verify: no model is installed in {models_dir}",
-                      DOWNLOAD_FIX)
+        files = Check(
+            "model_files", "warn", f"nothing to verify: no model is installed in {models_dir}", DOWNLOAD_FIX
+        )
     elif bad:
         problems = "; ".join(f"{r.name}: {', '.join(r.problems)}" for r in bad)
-        status: Status = "fail" if any(r.folder in e1_folders for r in bad) or len(bad) == len(results) else "warn"
-        files = Check("model_files", status, f"{len(bad)} of {len(results)} models failed verification: {problems}",
-                      f"Install them again: {DOWNLOAD_FIX}; details: casetrack models verify")
+        status: Status = (
+            "fail" if any(r.folder in e1_folders for r in bad) or len(bad) == len(results) else "warn"
+        )
+        files = Check(
+            "model_files",
+            status,
+            f"{len(bad)} of {len(results)} models failed verification: {problems}",
+            f"Install them again: {DOWNLOAD_FIX}; details: casetrack models verify",
+        )
     else:
-        files = Check("model_files", "ok", f"{len(results)} models verified (sha256 as recorded, ONNX and "
-                      "tokenizer load)")
+        files = Check(
+            "model_files",
+            "ok",
+            f"{len(results)} models verified (sha256 as recorded, ONNX and tokenizer load)",
+        )
     return [presence, files]
 
 
@@ -198,15 +255,17 @@ def ocr_check(info: Any, system: str) -> Check:
     from casetrack.ocr.engine import install_fix
 
     if not info.available:
-        return Check("ocr", "warn", f"{info.problem} Everything else works; scans are listed as needing OCR.",
-                     info.fix)
+        return Check(
+            "ocr", "warn", f"{info.problem} Everything else works; scans are listed as needing OCR.", info.fix
+        )
     missing = [lang for lang in ("eng", "por") if lang not in info.languages]
     shown = f"Tesseract {info.version} with {', '.join(info.languages) or 'no languages'}"
     if missing:
         fix = install_fix(missing, system, tessdata=info.tessdata)  # type: ignore[arg-type]
         names = " and ".join({"eng": "English", "por": "Portuguese"}[m] for m in missing)
-        return Check("ocr", "warn", f"{shown}: no {names} data, so scans in {names} cannot be read.",
-                     fix.for_cli())
+        return Check(
+            "ocr", "warn", f"{shown}: no {names} data, so scans in {names} cannot be read.", fix.for_cli()
+        )
     if info.problem:
         return Check("ocr", "warn", f"{shown}: {info.problem}", info.fix)
     return Check("ocr", "ok", shown)
@@ -214,12 +273,20 @@ def ocr_check(info: Any, system: str) -> Check:
 
 def daemon_check(answer: Mapping[str, Any] | None, version: str = __version__) -> Check:
     if answer is None:
-        return Check("daemon", "ok", "not running; Claude starts it when it connects "
-                     "(casetrack daemon start starts it now)")
+        return Check(
+            "daemon",
+            "ok",
+            "not running; Claude starts it when it connects (casetrack daemon start starts it now)",
+        )
     pid, running = answer.get("pid"), answer.get("version")
     if running != version:
-        return Check("daemon", "warn", f"running (pid {pid}) at version {running}, but this is {version}: "
-                     "Claude restarts it on its next connection.", "casetrack daemon stop")
+        return Check(
+            "daemon",
+            "warn",
+            f"running (pid {pid}) at version {running}, but this is {version}: "
+            "Claude restarts it on its next connection.",
+            "casetrack daemon stop",
+        )
     return Check("daemon", "ok", f"running (pid {pid}, version {running})")
 
 
@@ -235,23 +302,40 @@ def _runs(command: Sequence[str]) -> bool:
 def client_check(state: ClientState) -> Check:
     """Registered, with a command that exists; a warning (never a failure: search works without it)."""
     if state.unreadable:
-        return Check(state.name, "warn", f"cannot read {'; '.join(state.unreadable)}",
-                     f"Fix or move that file aside, then: {state.setup}")
+        return Check(
+            state.name,
+            "warn",
+            f"cannot read {'; '.join(state.unreadable)}",
+            f"Fix or move that file aside, then: {state.setup}",
+        )
     if not state.found:
         if not state.installed:
-            return Check(state.name, "warn", f"{state.label} is not set up on this computer (no config folder).",
-                         f"Install {state.label}, then: {state.setup}")
+            return Check(
+                state.name,
+                "warn",
+                f"{state.label} is not set up on this computer (no config folder).",
+                f"Install {state.label}, then: {state.setup}",
+            )
         return Check(state.name, "warn", f"CaseTrack is not registered with {state.label}.", state.setup)
     broken = [r for r in state.found if not _runs(r.command)]
     if broken:
         where = "; ".join(f"{r.where} runs {r.command[0] if r.command else '(nothing)'}" for r in broken)
-        return Check(state.name, "warn", f"registered, but its command is missing (moved or uninstalled): {where}",
-                     state.setup)
+        return Check(
+            state.name,
+            "warn",
+            f"registered, but its command is missing (moved or uninstalled): {where}",
+            state.setup,
+        )
     shown = "; ".join(f"{r.where}: {' '.join(r.command)}" for r in state.found)
     other = [r for r in state.found if state.expected and r.command != state.expected]
     if other:
-        return Check(state.name, "warn", f"registered with another installation or data folder ({shown}); "
-                     f"this one would register: {' '.join(state.expected)}", state.setup)
+        return Check(
+            state.name,
+            "warn",
+            f"registered with another installation or data folder ({shown}); "
+            f"this one would register: {' '.join(state.expected)}",
+            state.setup,
+        )
     return Check(state.name, "ok", f"registered ({shown})")
 
 
@@ -271,14 +355,26 @@ def disk_check(data_dir: Path, free: int | None = None) -> Check:
 def memory_check(memory_mode: str | None, total: int, available: int) -> Check:
     from casetrack.embed.tiers import Tier, choose_tier
 
-    tier, why = (Tier(memory_mode), "set by --memory-mode / CASETRACK_MEMORY_MODE") if memory_mode else \
-        choose_tier(total, available)
-    shown = f"memory mode {tier.value} ({why})" if not memory_mode else \
-        f"memory mode {tier.value} ({why}; {total / (1 << 30):.1f} GiB RAM, {available / (1 << 30):.1f} GiB free)"
+    tier, why = (
+        (Tier(memory_mode), "set by --memory-mode / CASETRACK_MEMORY_MODE")
+        if memory_mode
+        else choose_tier(total, available)
+    )
+    shown = (
+        f"memory mode {tier.value} ({why})"
+        if not memory_mode
+        else f"memory mode {tier.value} ({why}; {total / (1 << 30):.1f} GiB RAM, {available / (1 << 30):.1f} GiB free)"
+    )
     if tier == Tier.CONSTRAINED:
-        return Check("memory", "warn", f"{shown}: search skips the E6, E7 and E12 stages.",
-                     "Close other programs and run casetrack doctor again (8 GiB RAM with 2 GiB free gives "
-                     "standard mode)" if not memory_mode else "CASETRACK_MEMORY_MODE=standard (if RAM allows)")
+        return Check(
+            "memory",
+            "warn",
+            f"{shown}: search skips the E6, E7 and E12 stages.",
+            "Close other programs and run casetrack doctor again (8 GiB RAM with 2 GiB free gives "
+            "standard mode)"
+            if not memory_mode
+            else "CASETRACK_MEMORY_MODE=standard (if RAM allows)",
+        )
     return Check("memory", "ok", shown)
 
 
@@ -296,8 +392,12 @@ def _guarded(name: str, run: Callable[[], Check | list[Check]], on_error: Status
     return result if isinstance(result, list) else [result]
 
 
-def run_checks(settings: Settings, daemon: Mapping[str, Any] | None, clients: Sequence[ClientState],
-               memory: tuple[int, int] | None = None) -> DoctorReport:
+def run_checks(
+    settings: Settings,
+    daemon: Mapping[str, Any] | None,
+    clients: Sequence[ClientState],
+    memory: tuple[int, int] | None = None,
+) -> DoctorReport:
     """Every check, in the order a user fixes them. `daemon`: the daemon's ping answer (None: none
     runs); `clients`: the Claude config files as the entry layer read them; `memory`: (total,
     available) bytes of RAM (default: measured now)."""
@@ -310,7 +410,9 @@ def run_checks(settings: Settings, daemon: Mapping[str, Any] | None, clients: Se
         mem = psutil.virtual_memory()
         memory = (int(mem.total), int(mem.available))
     total, available = memory
-    mode = settings.memory_mode if settings.memory_mode in {t.value for t in Tier} else None  # "auto": measured
+    mode = (
+        settings.memory_mode if settings.memory_mode in {t.value for t in Tier} else None
+    )  # "auto": measured
     tier = Tier(mode) if mode else choose_tier(total, available)[0]
     checks: list[Check] = []
     checks += _guarded("python", python_check, "fail")

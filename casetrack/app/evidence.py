@@ -42,8 +42,18 @@ class EvidenceRow(TypedDict):
     chunk_id: str  # for get_chunk / `casetrack chunk`: the passage in full
 
 
-EVIDENCE_COLUMNS = ("question", "rank", "citation", "document", "page", "lines", "passage", "score", "match",
-                    "no_good_match")
+EVIDENCE_COLUMNS = (
+    "question",
+    "rank",
+    "citation",
+    "document",
+    "page",
+    "lines",
+    "passage",
+    "score",
+    "match",
+    "no_good_match",
+)
 
 
 def _trim(text: str, most: int = MAX_PASSAGE_CHARS) -> str:
@@ -58,10 +68,18 @@ def _lines(hit: HitJson) -> str:
 
 def _row(question: str, rank: int, hit: HitJson, no_good_match: bool) -> EvidenceRow:
     return {
-        "question": question, "rank": rank, "citation": hit["citation"], "document": hit["source"]["document"],
-        "page": hit["source"]["page"], "lines": _lines(hit), "passage": _trim(hit["snippet"] or hit["text"]),
-        "score": hit["relevance"], "match": hit["match"], "no_good_match": no_good_match,
-        "document_id": hit["source"]["document_id"], "chunk_id": hit["chunk_id"],
+        "question": question,
+        "rank": rank,
+        "citation": hit["citation"],
+        "document": hit["source"]["document"],
+        "page": hit["source"]["page"],
+        "lines": _lines(hit),
+        "passage": _trim(hit["snippet"] or hit["text"]),
+        "score": hit["relevance"],
+        "match": hit["match"],
+        "no_good_match": no_good_match,
+        "document_id": hit["source"]["document_id"],
+        "chunk_id": hit["chunk_id"],
     }
 
 
@@ -71,7 +89,9 @@ def search_top_k(per_question: int, by_document: bool) -> int:
     return max(per_question, BY_DOCUMENT_DEPTH) if by_document else per_question
 
 
-def evidence_rows(question: str, response: SearchJson, per_question: int, by_document: bool = False) -> list[EvidenceRow]:
+def evidence_rows(
+    question: str, response: SearchJson, per_question: int, by_document: bool = False
+) -> list[EvidenceRow]:
     """The rows of one question from its search (top_k = `search_top_k`, and per_document when
     `by_document`). By document, each document's best passage, the best passage first (the search
     ranks documents by all their passages together: "which document says X"; a table row is one
@@ -81,11 +101,27 @@ def evidence_rows(question: str, response: SearchJson, per_question: int, by_doc
         hits = [d["best"] for d in documents]
     else:
         hits = response["results"]
-    rows = [_row(question, i, h, response["no_good_match"]) for i, h in enumerate(hits[:per_question], start=1)]
+    rows = [
+        _row(question, i, h, response["no_good_match"]) for i, h in enumerate(hits[:per_question], start=1)
+    ]
     if rows:
         return rows
-    return [{"question": question, "rank": None, "citation": "", "document": "", "page": None, "lines": "",
-             "passage": "", "score": None, "match": "", "no_good_match": True, "document_id": "", "chunk_id": ""}]
+    return [
+        {
+            "question": question,
+            "rank": None,
+            "citation": "",
+            "document": "",
+            "page": None,
+            "lines": "",
+            "passage": "",
+            "score": None,
+            "match": "",
+            "no_good_match": True,
+            "document_id": "",
+            "chunk_id": "",
+        }
+    ]
 
 
 def read_questions(path: Path) -> list[str]:
@@ -94,10 +130,13 @@ def read_questions(path: Path) -> list[str]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError as e:
-        raise CaseTrackError(f"Questions file not found: {path}", "Check the path (quote it if it has spaces).") from e
+        raise CaseTrackError(
+            f"Questions file not found: {path}", "Check the path (quote it if it has spaces)."
+        ) from e
     except (OSError, UnicodeDecodeError) as e:
-        raise CaseTrackError(f"Cannot read the questions file {path}: {e}.",
-                             "Save it as UTF-8 text, one question per line.") from e
+        raise CaseTrackError(
+            f"Cannot read the questions file {path}: {e}.", "Save it as UTF-8 text, one question per line."
+        ) from e
     if path.suffix.lower() == ".csv":
         questions = [q.strip() for q in csv_column(text, "question", path)]
     else:
@@ -105,11 +144,14 @@ def read_questions(path: Path) -> list[str]:
         questions = [q for q in questions if not q.startswith("#")]
     questions = [q for q in questions if q]
     if not questions:
-        raise CaseTrackError(f"{path} holds no questions.",
-                             "Write one question per line (lines starting with # are comments).")
+        raise CaseTrackError(
+            f"{path} holds no questions.", "Write one question per line (lines starting with # are comments)."
+        )
     if len(questions) > MAX_QUESTIONS:
-        raise CaseTrackError(f"{path} holds {len(questions)} questions; at most {MAX_QUESTIONS} at a time.",
-                             "Split the file and build one table per part.")
+        raise CaseTrackError(
+            f"{path} holds {len(questions)} questions; at most {MAX_QUESTIONS} at a time.",
+            "Split the file and build one table per part.",
+        )
     return questions
 
 
@@ -118,7 +160,9 @@ def csv_rows(text: str, path: Path) -> list[dict[str, str]]:
     Portuguese and other locales) or tab separated."""
     lines = text.splitlines()
     if not lines or not lines[0].strip():
-        raise CaseTrackError(f"{path} is empty or has no header row.", "Put the column names on the first line.")
+        raise CaseTrackError(
+            f"{path} is empty or has no header row.", "Put the column names on the first line."
+        )
     delimiter = max((",", ";", "\t"), key=lines[0].count)
     reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
     reader.fieldnames = [(f or "").strip().lower() for f in reader.fieldnames or []]
@@ -129,7 +173,9 @@ def csv_column(text: str, column: str, path: Path) -> Sequence[str]:
     rows = csv_rows(text, path)
     header = text.splitlines()[0]
     if rows and column not in rows[0] or not rows and column not in header.lower():
-        raise CaseTrackError(f"{path} has no '{column}' column (its header: {header.strip()[:200]}).",
-                             f"Name the column of questions '{column}' on the first line, or use a .txt file "
-                             "with one question per line.")
+        raise CaseTrackError(
+            f"{path} has no '{column}' column (its header: {header.strip()[:200]}).",
+            f"Name the column of questions '{column}' on the first line, or use a .txt file "
+            "with one question per line.",
+        )
     return [row.get(column, "") for row in rows]

@@ -71,8 +71,10 @@ def ocr_targets(store: CaseStore, documents: Sequence[str] = (), languages: str 
     from casetrack.store.documents import resolve_documents
 
     if languages == "":
-        raise CaseTrackError("OCR is turned off (CASETRACK_OCR_LANGUAGES is empty).",
-                             "Unset CASETRACK_OCR_LANGUAGES, or set it to eng, por or eng+por.")
+        raise CaseTrackError(
+            "OCR is turned off (CASETRACK_OCR_LANGUAGES is empty).",
+            "Unset CASETRACK_OCR_LANGUAGES, or set it to eng, por or eng+por.",
+        )
     require_languages(languages or ocr_languages(store.record.language))
     if documents:
         wanted = resolve_documents(store, list(documents))
@@ -92,7 +94,9 @@ def ocr_targets(store: CaseStore, documents: Sequence[str] = (), languages: str 
 
 
 def ingest_lost_again(
-    case_dir: Path, report: CheckReport, ingest: Callable[[list[Path]], list[FileResult]],
+    case_dir: Path,
+    report: CheckReport,
+    ingest: Callable[[list[Path]], list[FileResult]],
     check: Callable[[], CheckReport],
 ) -> CheckReport:
     """A document whose only LanceDB copy was destroyed is ingested again from its original

@@ -31,23 +31,32 @@ def search_skips(store: CaseStore, pool: EmbedderPool, mismatched: dict[str, str
     stored = store.models()
     for slot in ("E6", "E7", "E12"):
         if slot not in stored and slot not in skipped:
-            skipped[slot] = f'this case has no {slot} vectors yet: casetrack reembed --case "{store.record.name}"'
+            skipped[slot] = (
+                f'this case has no {slot} vectors yet: casetrack reembed --case "{store.record.name}"'
+            )
     return skipped
 
 
 def missing_for_search(pool: EmbedderPool, language: str) -> list[str]:
     """The slots a search of a `language` case runs without because their model is not installed
     (not those the memory mode leaves out on purpose)."""
-    return [s for s in SLOT_ORDER if s not in SKIPPED_IN_SEARCH[pool.tier] and pool.resolve(s, language) is None]
+    return [
+        s for s in SLOT_ORDER if s not in SKIPPED_IN_SEARCH[pool.tier] and pool.resolve(s, language) is None
+    ]
 
 
 def missing_warnings(slots: Sequence[str]) -> list[str]:
     """One line per missing model for a search's `warnings` (each surface adds its own fix)."""
-    return [f"No {SLOTS[s].purpose} model ({s}) is installed: this search ran without {SLOTS[s].stage}, so "
-            "results may be weaker." for s in slots]
+    return [
+        f"No {SLOTS[s].purpose} model ({s}) is installed: this search ran without {SLOTS[s].stage}, so "
+        "results may be weaker."
+        for s in slots
+    ]
 
 
-def missing_models(pool: EmbedderPool, catalog: Catalog, language: str | None = None) -> list[MissingModelJson]:
+def missing_models(
+    pool: EmbedderPool, catalog: Catalog, language: str | None = None
+) -> list[MissingModelJson]:
     """What the memory mode would use and is not installed, with the catalog model that fills
     each gap. E1 is looked for per case language: one multilingual model when both English and
     Portuguese lack one (or `language` is "mixed"), the language's own model otherwise."""
@@ -59,7 +68,9 @@ def missing_models(pool: EmbedderPool, catalog: Catalog, language: str | None = 
             wanted = ("en", "pt") if language in (None, "mixed") else (language,)
             lacking = [lang for lang in wanted if pool.resolve("E1", lang) is None]
             if lacking:
-                out.append(_missing(catalog.for_slot("E1", "mixed" if len(lacking) > 1 else lacking[0]), lacking))
+                out.append(
+                    _missing(catalog.for_slot("E1", "mixed" if len(lacking) > 1 else lacking[0]), lacking)
+                )
         elif pool.resolve(slot, "en") is None:
             out.append(_missing(catalog.for_slot(slot), list(E1_LANGUAGES)))
     return out
@@ -68,9 +79,15 @@ def missing_models(pool: EmbedderPool, catalog: Catalog, language: str | None = 
 def _missing(entry: ProductionModel, languages: list[str]) -> MissingModelJson:
     sizes = [f.size for f in entry.files]
     slot = SLOTS[entry.slot]
-    return {"slot": entry.slot, "purpose": slot.purpose, "stage": slot.stage, "model": entry.id,
-            "languages": languages, "size_bytes": sum(s for s in sizes if s) if all(sizes) else None,
-            "pinned": entry.revision is not None}
+    return {
+        "slot": entry.slot,
+        "purpose": slot.purpose,
+        "stage": slot.stage,
+        "model": entry.id,
+        "languages": languages,
+        "size_bytes": sum(s for s in sizes if s) if all(sizes) else None,
+        "pinned": entry.revision is not None,
+    }
 
 
 def models_fix(missing: Sequence[MissingModelJson]) -> ModelsFixJson | None:
@@ -84,9 +101,15 @@ def models_fix(missing: Sequence[MissingModelJson]) -> ModelsFixJson | None:
         tool.append("download_models()")
     if unpinned:  # no pinned hashes: only on request, with the hub's current files
         cli.append("casetrack models download --allow-unpinned " + " ".join(f"--model {m}" for m in unpinned))
-        tool.append("download_models(models=[" + ", ".join(f'"{m}"' for m in unpinned) + "], allow_unpinned=true)")
-    return {"cli": ", then ".join(cli), "tool": ", then ".join(tool),
-            "offline_cli": "casetrack models import DIR", "offline_tool": 'import_models(folder_path="...")'}
+        tool.append(
+            "download_models(models=[" + ", ".join(f'"{m}"' for m in unpinned) + "], allow_unpinned=true)"
+        )
+    return {
+        "cli": ", then ".join(cli),
+        "tool": ", then ".join(tool),
+        "offline_cli": "casetrack models import DIR",
+        "offline_tool": 'import_models(folder_path="...")',
+    }
 
 
 def pick_models(catalog: Catalog, names: Sequence[str], language: str = "mixed") -> list[ProductionModel]:

@@ -83,8 +83,13 @@ class ImportReport:
 
 
 def export_case(
-    app: CaseTrack, name_or_id: str, dest: Path, include_sources: bool = True, overwrite: bool = False,
-    progress: PortableProgress | None = None, wait: float = 0.0,
+    app: CaseTrack,
+    name_or_id: str,
+    dest: Path,
+    include_sources: bool = True,
+    overwrite: bool = False,
+    progress: PortableProgress | None = None,
+    wait: float = 0.0,
 ) -> ExportReport:
     """Write case `name_or_id` to the archive `dest` (see the module docstring)."""
     started = time.monotonic()
@@ -100,29 +105,47 @@ def export_case(
         finally:
             store.close()
     report.seconds = round(time.monotonic() - started, 3)
-    log.info("exported case %s to %s: %d bytes in %.1fs", safe_for_log(report.case), safe_for_log(dest),
-             report.bytes, report.seconds)
+    log.info(
+        "exported case %s to %s: %d bytes in %.1fs",
+        safe_for_log(report.case),
+        safe_for_log(dest),
+        report.bytes,
+        report.seconds,
+    )
     return report
 
 
 def _check_destination(dest: Path, overwrite: bool, case: str, include_sources: bool) -> None:
     flag = "" if include_sources else " --no-sources"
     if dest.is_dir():
-        raise CaseTrackError(f"{dest} is a folder; give the archive's file name.",
-                             fix=Fix("For example", f'casetrack case export "{case}" "{dest / (case + ".ctcase")}"'
-                                     + flag, "export_case", {"case_name": case,
-                                                              "destination_path": str(dest / f"{case}.ctcase")}))
+        raise CaseTrackError(
+            f"{dest} is a folder; give the archive's file name.",
+            fix=Fix(
+                "For example",
+                f'casetrack case export "{case}" "{dest / (case + ".ctcase")}"' + flag,
+                "export_case",
+                {"case_name": case, "destination_path": str(dest / f"{case}.ctcase")},
+            ),
+        )
     if not dest.parent.is_dir():
-        raise CaseTrackError(f"The folder {dest.parent} does not exist.", "Create it first, or pick another folder.")
+        raise CaseTrackError(
+            f"The folder {dest.parent} does not exist.", "Create it first, or pick another folder."
+        )
     if dest.exists() and not overwrite:
-        raise CaseTrackError(f"{dest} already exists; it was left as it is.",
-                             fix=Fix("Replace it", f'casetrack case export "{case}" "{dest}"{flag} --force',
-                                     "export_case", {"case_name": case, "destination_path": str(dest),
-                                                     "overwrite": True}))
+        raise CaseTrackError(
+            f"{dest} already exists; it was left as it is.",
+            fix=Fix(
+                "Replace it",
+                f'casetrack case export "{case}" "{dest}"{flag} --force',
+                "export_case",
+                {"case_name": case, "destination_path": str(dest), "overwrite": True},
+            ),
+        )
 
 
-def _export_locked(store: CaseStore, dest: Path, include_sources: bool, progress: PortableProgress | None
-                   ) -> ExportReport:
+def _export_locked(
+    store: CaseStore, dest: Path, include_sources: bool, progress: PortableProgress | None
+) -> ExportReport:
     docs = store.documents()
     sources, warnings = _sources(docs) if include_sources else ([], [])
     files = ca.case_files(store.dir) + [(s["member"], Path(s["original_path"])) for s in sources]
@@ -145,10 +168,21 @@ def _export_locked(store: CaseStore, dest: Path, include_sources: bool, progress
     by_path = {m.path: m for m in members}
     for s in sources:  # changed between the check and the copy: kept, but not linked on import
         if by_path[s["member"]].sha256 != s["sha256"]:
-            warnings.append(f"{s['name']}: its original file changed while it was being exported; the copy in the "
-                            "archive will not be linked to the document")
-    return ExportReport(store.record.name, str(dest), dest.stat().st_size, len(members) + 1, len(docs),
-                        chunks, len(sources), include_sources, warnings)
+            warnings.append(
+                f"{s['name']}: its original file changed while it was being exported; the copy in the "
+                "archive will not be linked to the document"
+            )
+    return ExportReport(
+        store.record.name,
+        str(dest),
+        dest.stat().st_size,
+        len(members) + 1,
+        len(docs),
+        chunks,
+        len(sources),
+        include_sources,
+        warnings,
+    )
 
 
 def _sources(docs: list[JournalEntry]) -> tuple[list[dict[str, Any]], list[str]]:
@@ -166,17 +200,28 @@ def _sources(docs: list[JournalEntry]) -> tuple[list[dict[str, Any]], list[str]]
         if ca.sha256_of(path) != entry.sha256:
             warnings.append(f"{entry.name}: the file at {path} changed after it was ingested; not included")
             continue
-        safe = "".join(c for c in path.name if c not in '/\\:*?"<>|' and ord(c) >= 32).strip(" .") or entry.doc_id
-        out.append({"doc_id": entry.doc_id, "name": entry.name, "member": f"{ca.SOURCES}{entry.doc_id}/{safe}",
-                    "sha256": entry.sha256, "original_path": str(path)})
+        safe = (
+            "".join(c for c in path.name if c not in '/\\:*?"<>|' and ord(c) >= 32).strip(" .")
+            or entry.doc_id
+        )
+        out.append(
+            {
+                "doc_id": entry.doc_id,
+                "name": entry.name,
+                "member": f"{ca.SOURCES}{entry.doc_id}/{safe}",
+                "sha256": entry.sha256,
+                "original_path": str(path),
+            }
+        )
     return out, warnings
 
 
 # -- import ----------------------------------------------------------------------------------
 
 
-def import_case(app: CaseTrack, source: Path, new_name: str | None = None,
-                progress: PortableProgress | None = None) -> ImportReport:
+def import_case(
+    app: CaseTrack, source: Path, new_name: str | None = None, progress: PortableProgress | None = None
+) -> ImportReport:
     """Add the case in `source` (a .ctcase archive or a case folder) under a fresh id, named
     `new_name` or as it was named where it came from."""
     started = time.monotonic()
@@ -187,12 +232,18 @@ def import_case(app: CaseTrack, source: Path, new_name: str | None = None,
     elif source.is_file():
         report = _import_archive(app, source, new_name, progress)
     else:
-        raise CaseTrackError(f"No file or folder at {source}.",
-                             "Check the path: a .ctcase archive, or a case folder (holding case.json, journal.sqlite "
-                             "and lance/).")
+        raise CaseTrackError(
+            f"No file or folder at {source}.",
+            "Check the path: a .ctcase archive, or a case folder (holding case.json, journal.sqlite "
+            "and lance/).",
+        )
     report.seconds = round(time.monotonic() - started, 3)
-    log.info("imported case %s from %s in %.1fs", safe_for_log(report.case["name"]), safe_for_log(source),
-             report.seconds)
+    log.info(
+        "imported case %s from %s in %.1fs",
+        safe_for_log(report.case["name"]),
+        safe_for_log(source),
+        report.seconds,
+    )
     return report
 
 
@@ -202,28 +253,37 @@ def _stage(progress: PortableProgress | None, stage: str) -> ca.Progress | None:
     return lambda done, total, name: progress(stage, done, total, name)
 
 
-def _import_archive(app: CaseTrack, archive: Path, new_name: str | None, progress: PortableProgress | None
-                    ) -> ImportReport:
+def _import_archive(
+    app: CaseTrack, archive: Path, new_name: str | None, progress: PortableProgress | None
+) -> ImportReport:
     manifest = ca.verify(archive, _stage(progress, "verify"))  # nothing is written before this passes
     name = _free_name(app, new_name or str(manifest.case.get("name") or ""), archive)
-    report = ImportReport({}, str(archive), "archive", warnings=list(manifest.raw.get("source_warnings") or []))
+    report = ImportReport(
+        {}, str(archive), "archive", warnings=list(manifest.raw.get("source_warnings") or [])
+    )
     with cf.staging(app.settings.cases_dir) as tmp, _on_disk_full(app):
         ca.unpack(archive, manifest, tmp, _stage(progress, "unpack"))
         new_id = uuid.uuid4().hex[:12]
         final = app.registry.case_dir(new_id)
         members = {m.path: m.sha256 for m in manifest.members}
-        paths = {s["doc_id"]: str(final / s["member"]) for s in manifest.sources
-                 if members.get(str(s.get("member"))) == s.get("sha256")}
+        paths = {
+            s["doc_id"]: str(final / s["member"])
+            for s in manifest.sources
+            if members.get(str(s.get("member"))) == s.get("sha256")
+        }
         if not manifest.raw.get("sources_included"):
-            report.warnings.append("The archive carries no original files (exported with --no-sources): documents "
-                                   "keep the paths they had on the computer they came from.")
+            report.warnings.append(
+                "The archive carries no original files (exported with --no-sources): documents "
+                "keep the paths they had on the computer they came from."
+            )
         report.sources = len(paths)
         _finish(app, tmp, new_id, name, paths, report, progress)
     return report
 
 
-def _import_folder(app: CaseTrack, folder: Path, new_name: str | None, progress: PortableProgress | None
-                   ) -> ImportReport:
+def _import_folder(
+    app: CaseTrack, folder: Path, new_name: str | None, progress: PortableProgress | None
+) -> ImportReport:
     from casetrack.store.lock import WriterLock
 
     for mark in ("case.json", ca.JOURNAL, "lance"):
@@ -231,7 +291,8 @@ def _import_folder(app: CaseTrack, folder: Path, new_name: str | None, progress:
             raise CaseTrackError(
                 f"{folder} is not a CaseTrack case folder (it has no {mark}).",
                 "Give a case folder (DATA_DIR/cases/<id>, holding case.json, journal.sqlite and lance/) or a "
-                ".ctcase archive made by: casetrack case export NAME FILE.ctcase")
+                ".ctcase archive made by: casetrack case export NAME FILE.ctcase",
+            )
     name = _free_name(app, new_name or str(record_from_folder(folder)["name"]), folder)
     lock = WriterLock(folder / "writer.lock", name)
     if (folder / "writer.lock").exists():
@@ -241,8 +302,11 @@ def _import_folder(app: CaseTrack, folder: Path, new_name: str | None, progress:
         with cf.staging(app.settings.cases_dir) as tmp, _on_disk_full(app):
             files = ca.case_files(folder)
             theirs = folder / "sources"
-            files += [(ca.SOURCES + p.relative_to(theirs).as_posix(), p) for p in sorted(theirs.rglob("*"))
-                      if p.is_file()]
+            files += [
+                (ca.SOURCES + p.relative_to(theirs).as_posix(), p)
+                for p in sorted(theirs.rglob("*"))
+                if p.is_file()
+            ]
             total, done = sum(p.stat().st_size for _, p in files), 0
             for member, path in files:
                 ca.copy_file(path, tmp / member.removeprefix(ca.CASE))
@@ -260,8 +324,15 @@ def _import_folder(app: CaseTrack, folder: Path, new_name: str | None, progress:
     return report
 
 
-def _finish(app: CaseTrack, tmp: Path, new_id: str, name: str, paths: dict[str, str], report: ImportReport,
-            progress: PortableProgress | None) -> None:
+def _finish(
+    app: CaseTrack,
+    tmp: Path,
+    new_id: str,
+    name: str,
+    paths: dict[str, str],
+    report: ImportReport,
+    progress: PortableProgress | None,
+) -> None:
     """The unpacked folder made this computer's case: new id and name, documents pointing at their
     imported originals, re-embedded if the models differ; then renamed into place and registered."""
     from casetrack.ingest.embedding import model_mismatches
@@ -269,8 +340,15 @@ def _finish(app: CaseTrack, tmp: Path, new_id: str, name: str, paths: dict[str, 
     from casetrack.store.lance_tables import fsync_tree
 
     row = record_from_folder(tmp)
-    record = CaseRecord(new_id, name, row["case_type"], row["language"], CaseStatus(row["status"]),
-                        row["created_at"], time.time())
+    record = CaseRecord(
+        new_id,
+        name,
+        row["case_type"],
+        row["language"],
+        CaseStatus(row["status"]),
+        row["created_at"],
+        time.time(),
+    )
     cf.set_source_paths(tmp, paths)
     store = CaseStore(record, tmp)  # writes case.json with the new id and name
     try:
@@ -304,13 +382,17 @@ def _local_folders(store: CaseStore, name: str) -> list[str]:
     warnings = []
     for folder in store.watched():
         store.set_watched(folder["path"], None)
-        warnings.append(f"The case watched {folder['path']} where it came from; not watched here. Watch a folder: "
-                        f'casetrack case set "{name}" --watch FOLDER')
+        warnings.append(
+            f"The case watched {folder['path']} where it came from; not watched here. Watch a folder: "
+            f'casetrack case set "{name}" --watch FOLDER'
+        )
     for folder in store.folders():
         if not Path(folder["path"]).is_dir():
             store.forget_folder(folder["path"])
-            warnings.append(f"The case mirrored {folder['path']}, which this computer does not have; forgotten. "
-                            f'Mirror a folder: casetrack ingest-folder --case "{name}" FOLDER --sync')
+            warnings.append(
+                f"The case mirrored {folder['path']}, which this computer does not have; forgotten. "
+                f'Mirror a folder: casetrack ingest-folder --case "{name}" FOLDER --sync'
+            )
     return warnings
 
 
@@ -336,9 +418,15 @@ def _free_name(app: CaseTrack, name: str, source: Path) -> str:
 
 def _name_taken(name: str, source: Path) -> CaseExistsError:
     other = f"{name} (imported)"
-    return CaseExistsError(f"A case named '{name}' already exists here. Nothing was imported.",
-                           fix=Fix("Import it under another name", f'casetrack case import "{source}" --as "{other}"',
-                                   "import_case", {"source_path": str(source), "new_name": other}))
+    return CaseExistsError(
+        f"A case named '{name}' already exists here. Nothing was imported.",
+        fix=Fix(
+            "Import it under another name",
+            f'casetrack case import "{source}" --as "{other}"',
+            "import_case",
+            {"source_path": str(source), "new_name": other},
+        ),
+    )
 
 
 @contextmanager
@@ -348,5 +436,7 @@ def _on_disk_full(app: CaseTrack) -> Iterator[None]:
     except OSError as e:
         if e.errno != 28:  # ENOSPC
             raise
-        raise CaseTrackError(f"The disk holding {app.settings.data_dir} is full. Nothing was imported.",
-                             "Free some space, then import again.") from e
+        raise CaseTrackError(
+            f"The disk holding {app.settings.data_dir} is full. Nothing was imported.",
+            "Free some space, then import again.",
+        ) from e

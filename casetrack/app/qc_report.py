@@ -26,17 +26,38 @@ if TYPE_CHECKING:
 # In the order a supervising attorney reads them: which file, did it go in, how much of it is
 # there and how it was read, what to look at, then the facts for the index of the production.
 QC_COLUMNS = (
-    "File", "Status", "Pages", "Pages OCR'd", "OCR confidence (mean, 0-100)", "Low-confidence pages",
-    "Blank pages", "Pages needing OCR", "Duplicate of", "Problem", "Fix", "Bates range", "Document type",
-    "Document date", "Notes", "Path",
+    "File",
+    "Status",
+    "Pages",
+    "Pages OCR'd",
+    "OCR confidence (mean, 0-100)",
+    "Low-confidence pages",
+    "Blank pages",
+    "Pages needing OCR",
+    "Duplicate of",
+    "Problem",
+    "Fix",
+    "Bates range",
+    "Document type",
+    "Document date",
+    "Notes",
+    "Path",
 )
 
-_STATUS = {"ingested": "ingested", "replaced": "replaced (changed file)", "duplicate": "duplicate",
-           "needs_ocr": "needs OCR", "error": "failed",
-           # a sync's moves (sync_results)
-           "removed": "removed (file gone from the folder)", "renamed": "renamed (same content, not read again)"}
+_STATUS = {
+    "ingested": "ingested",
+    "replaced": "replaced (changed file)",
+    "duplicate": "duplicate",
+    "needs_ocr": "needs OCR",
+    "error": "failed",
+    # a sync's moves (sync_results)
+    "removed": "removed (file gone from the folder)",
+    "renamed": "renamed (same content, not read again)",
+}
 # Folder entries the walk did not hand to ingest (ingest/files.py codes), and unread file types.
-_SKIP_CODES = frozenset({"outside_folder", "link_loop", "broken_link", "unreadable", "not_a_file", "not_read"})
+_SKIP_CODES = frozenset(
+    {"outside_folder", "link_loop", "broken_link", "unreadable", "not_a_file", "not_read"}
+)
 
 
 def _pages(numbers: Sequence[int]) -> str:
@@ -46,7 +67,9 @@ def _pages(numbers: Sequence[int]) -> str:
 def qc_row(r: FileResult, parent: str = "") -> dict[str, Any]:
     """One file's row; `parent`: the e-mail or mailbox it came out of ("" for a file of the folder)."""
     ok = r.status in ("ingested", "replaced")
-    status = "skipped" if r.status == "error" and r.error_code in _SKIP_CODES else _STATUS.get(r.status, r.status)
+    status = (
+        "skipped" if r.status == "error" and r.error_code in _SKIP_CODES else _STATUS.get(r.status, r.status)
+    )
     notes = [w for w in r.warnings if "model is not installed" not in w]  # batch-wide: once, in the summary
     return {
         "File": f"{parent} › {r.name}" if parent else r.name,
@@ -90,15 +113,26 @@ def unread_files(folder: Path, recursive: bool, listed: Iterable[str]) -> list[F
         for name in sorted(files):
             path = Path(here) / name
             suffix = path.suffix.lower()
-            if (name.startswith((".", "~$")) or suffix in SUPPORTED_EXTENSIONS or suffix in REPORTED_EXTENSIONS
-                    or name.lower() == "mbox" or os.path.abspath(path) in seen or path.is_symlink()):
+            if (
+                name.startswith((".", "~$"))
+                or suffix in SUPPORTED_EXTENSIONS
+                or suffix in REPORTED_EXTENSIONS
+                or name.lower() == "mbox"
+                or os.path.abspath(path) in seen
+                or path.is_symlink()
+            ):
                 continue
             kind = suffix or "a file without an extension"
-            out.append(FileResult(
-                path=str(path), name=str(path.relative_to(folder)), status="error", error_code="not_read",
-                error=f"not a type of document CaseTrack reads ({kind}): not ingested.",
-                hint="If it holds case documents, save or export them as PDF, DOCX or TXT and ingest those.",
-            ))
+            out.append(
+                FileResult(
+                    path=str(path),
+                    name=str(path.relative_to(folder)),
+                    status="error",
+                    error_code="not_read",
+                    error=f"not a type of document CaseTrack reads ({kind}): not ingested.",
+                    hint="If it holds case documents, save or export them as PDF, DOCX or TXT and ingest those.",
+                )
+            )
     return out
 
 
@@ -107,13 +141,26 @@ def sync_results(plan: SyncPlan, applied: Applied) -> list[FileResult]:
     because its file left the folder, each renamed one under its new name, and the files listed
     unsupported before (not tried again until they change)."""
     removed = set(applied.removed)
-    out = [FileResult(path=r.source_path, name=name, status="removed") for r in plan.remove for name in r.documents
-           if name in removed]
+    out = [
+        FileResult(path=r.source_path, name=name, status="removed")
+        for r in plan.remove
+        for name in r.documents
+        if name in removed
+    ]
     paths = {c.document: c.file.path for c in plan.rename}
-    out += [FileResult(path=paths.get(old, ""), name=new, status="renamed", warnings=[f"was {old}"])
-            for old, new in applied.renamed]
-    out += [FileResult(path=f.path, name=f.name, status="error", error_code="not_read",
-                       error="unsupported: listed by an earlier sync, not tried again until it changes.",
-                       hint="If it holds case documents, save or export them as PDF, DOCX or TXT and ingest those.")
-            for f in plan.unsupported]
+    out += [
+        FileResult(path=paths.get(old, ""), name=new, status="renamed", warnings=[f"was {old}"])
+        for old, new in applied.renamed
+    ]
+    out += [
+        FileResult(
+            path=f.path,
+            name=f.name,
+            status="error",
+            error_code="not_read",
+            error="unsupported: listed by an earlier sync, not tried again until it changes.",
+            hint="If it holds case documents, save or export them as PDF, DOCX or TXT and ingest those.",
+        )
+        for f in plan.unsupported
+    ]
     return out

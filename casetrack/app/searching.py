@@ -16,7 +16,9 @@ from casetrack.search.stages import QueryModels
 from casetrack.store.case_store import CaseStore
 
 
-def run_search(store: CaseStore, pool: EmbedderPool, runtime: SearchRuntime, request: SearchRequest) -> SearchResponse:
+def run_search(
+    store: CaseStore, pool: EmbedderPool, runtime: SearchRuntime, request: SearchRequest
+) -> SearchResponse:
     """Load the query encoders the case can use (naming the ones it cannot), then search."""
     from casetrack.search.pipeline import search
 

@@ -23,9 +23,12 @@ def status_report(
     """The process's state; with `store`, that case's models too (slots for its language only)."""
     case = case_model_status(store, pool) if store is not None else None
     languages = [store.record.language] if store is not None else list(LANGUAGES)
-    slots: dict[str, list[SlotStatusJson]] = {lang: [s.to_json() for s in pool.status(lang)] for lang in languages}
-    missing = missing_models(pool, load_catalog(settings.model_catalog),
-                             store.record.language if store is not None else None)
+    slots: dict[str, list[SlotStatusJson]] = {
+        lang: [s.to_json() for s in pool.status(lang)] for lang in languages
+    }
+    missing = missing_models(
+        pool, load_catalog(settings.model_catalog), store.record.language if store is not None else None
+    )
     report: StatusReport = {
         "version": __version__,
         "data_dir": str(settings.data_dir),
@@ -61,8 +64,13 @@ def ocr_status(case_languages: list[str]) -> OcrStatusJson:
             except ParseError as e:
                 problem, fix = e.message, e.hint
                 break
-    return {"available": info.available, "version": info.version, "languages": list(info.languages),
-            "problem": problem, "fix": fix}
+    return {
+        "available": info.available,
+        "version": info.version,
+        "languages": list(info.languages),
+        "problem": problem,
+        "fix": fix,
+    }
 
 
 def case_model_status(store: CaseStore, pool: EmbedderPool) -> CaseModelStatus:

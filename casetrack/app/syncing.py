@@ -53,8 +53,15 @@ def remembered_folders(app: CaseTrack, case: str) -> list[FolderRecord]:
         return [folder_record(f) for f in store.folders()]
 
 
-def plan_folder(app: CaseTrack, case: str, folder: Path, recursive: bool, settle_s: float = DEFAULT_SETTLE_S,
-                hashes: HashCache | None = None, record: FolderRecord | None = None) -> SyncPlan:
+def plan_folder(
+    app: CaseTrack,
+    case: str,
+    folder: Path,
+    recursive: bool,
+    settle_s: float = DEFAULT_SETTLE_S,
+    hashes: HashCache | None = None,
+    record: FolderRecord | None = None,
+) -> SyncPlan:
     """The plan of mirroring `folder` in `case` (with what the case remembers of it, unless `record`)."""
     from casetrack.privacy_fs import real_path
 
@@ -65,8 +72,14 @@ def plan_folder(app: CaseTrack, case: str, folder: Path, recursive: bool, settle
         return plan_sync(folder, recursive, store.documents(), record, settle_s, hashes=hashes)
 
 
-def apply_moves(app: CaseTrack, case: str, plan: SyncPlan, remove: bool = True,
-                on_line: Callable[[str], None] | None = None, wait: float = WAIT_FOR_WRITER_S) -> Applied:
+def apply_moves(
+    app: CaseTrack,
+    case: str,
+    plan: SyncPlan,
+    remove: bool = True,
+    on_line: Callable[[str], None] | None = None,
+    wait: float = WAIT_FOR_WRITER_S,
+) -> Applied:
     """Remove (when `remove`) the documents whose file is gone, then follow the renamed files
     (waiting up to `wait` seconds for the case's writer lock: CaseBusyError after)."""
     from casetrack.ingest.attachments import delete_with_attachments
@@ -81,8 +94,10 @@ def apply_moves(app: CaseTrack, case: str, plan: SyncPlan, remove: bool = True,
                     names = delete_with_attachments(store, doc_id)
                     done.removed += names
                     if on_line:
-                        on_line(f"  DEL  {names[-1]}: file gone from the folder: removed"
-                                + (f" with {len(names) - 1} attached document(s)" if len(names) > 1 else ""))
+                        on_line(
+                            f"  DEL  {names[-1]}: file gone from the folder: removed"
+                            + (f" with {len(names) - 1} attached document(s)" if len(names) > 1 else "")
+                        )
         for change in plan.rename:
             new = follow_rename(store, change)
             if new is not None:
@@ -105,8 +120,12 @@ def follow_rename(store: CaseStore, change: Change) -> str | None:
     name = fresh_name(store, Path(change.file.path), entry.doc_id)
     store.rename_document(entry.doc_id, name, change.file.path)
     _follow_children(store, linked_children(store, entry.doc_id).values(), entry.name, name, change.file.path)
-    log.info("case %s: %s renamed to %s", safe_for_log(store.record.name), safe_for_log(entry.name),
-             safe_for_log(name))
+    log.info(
+        "case %s: %s renamed to %s",
+        safe_for_log(store.record.name),
+        safe_for_log(entry.name),
+        safe_for_log(name),
+    )
     return name
 
 
@@ -118,7 +137,7 @@ def _follow_children(store: CaseStore, doc_ids: Iterable[str], old: str, new: st
         if child is None:
             continue
         link = dict(child.meta.get("attachment_of") or {})
-        name = new + child.name[len(old):] if child.name.startswith(old + " › ") else child.name
+        name = new + child.name[len(old) :] if child.name.startswith(old + " › ") else child.name
         store.rename_document(doc_id, name, path, {"attachment_of": {**link, "name": new}})
         _follow_children(store, linked_children(store, doc_id).values(), child.name, name, path)
 
@@ -150,8 +169,12 @@ def next_record(plan: SyncPlan, results: Iterable[FileResult], any_failure: bool
         failed.add(r.path)
         if any_failure or r.error_code == "unsupported":
             unsupported[r.path] = [files[r.path].size, files[r.path].mtime_ns]
-    return FolderRecord(path=plan.folder, recursive=plan.recursive, unsupported=unsupported,
-                        mailboxes={p: sha for p, sha in plan.mailboxes.items() if p not in failed})
+    return FolderRecord(
+        path=plan.folder,
+        recursive=plan.recursive,
+        unsupported=unsupported,
+        mailboxes={p: sha for p, sha in plan.mailboxes.items() if p not in failed},
+    )
 
 
 def remember(app: CaseTrack, case: str, plan: SyncPlan, results: Iterable[FileResult]) -> FolderRecord:

@@ -38,8 +38,10 @@ def table_format(path: Path) -> str:
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED:
         shown = suffix or "no extension"
-        raise CaseTrackError(f"Cannot write {path.name}: {shown} is not a table format CaseTrack writes.",
-                             f"Name the output file with one of {', '.join(SUPPORTED)} (e.g. {path.stem or 'table'}.csv).")
+        raise CaseTrackError(
+            f"Cannot write {path.name}: {shown} is not a table format CaseTrack writes.",
+            f"Name the output file with one of {', '.join(SUPPORTED)} (e.g. {path.stem or 'table'}.csv).",
+        )
     return suffix[1:]
 
 
@@ -140,21 +142,26 @@ def render(path: Path, columns: Sequence[str], rows: Sequence[Row], title: str =
     return render_docx(columns, rows, title)
 
 
-def write_table(path: Path, columns: Sequence[str], rows: Sequence[Row], title: str = "CaseTrack",
-                exclusive: bool = False) -> Path:
+def write_table(
+    path: Path, columns: Sequence[str], rows: Sequence[Row], title: str = "CaseTrack", exclusive: bool = False
+) -> Path:
     """Write `rows` (dicts keyed by `columns`) to `path` in the format its extension names; returns
     the absolute path written. `exclusive`: fail rather than replace an existing file."""
     data = render(path, columns, rows, title)  # an unknown extension fails before anything is written
     target = path.expanduser().absolute()
     if not target.parent.is_dir():
-        raise CaseTrackError(f"Cannot write {target}: the folder {target.parent} does not exist.",
-                             "Create the folder first, or choose a file in an existing folder.")
+        raise CaseTrackError(
+            f"Cannot write {target}: the folder {target.parent} does not exist.",
+            "Create the folder first, or choose a file in an existing folder.",
+        )
     if exclusive:
         try:
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError as e:
-            raise CaseTrackError(f"{target} already exists; CaseTrack does not replace files for Claude.",
-                                 "Choose a new file name (e.g. add the date), or delete the old file first.") from e
+            raise CaseTrackError(
+                f"{target} already exists; CaseTrack does not replace files for Claude.",
+                "Choose a new file name (e.g. add the date), or delete the old file first.",
+            ) from e
         except OSError as e:
             raise _unwritable(target, e) from e
         with os.fdopen(fd, "wb") as f:
@@ -180,5 +187,7 @@ def write_table(path: Path, columns: Sequence[str], rows: Sequence[Row], title: 
 
 
 def _unwritable(target: Path, e: OSError) -> CaseTrackError:
-    return CaseTrackError(f"Cannot write {target}: {e.strerror or e}.",
-                          "Choose a file in a folder you can write to (and close it if Excel or Word has it open).")
+    return CaseTrackError(
+        f"Cannot write {target}: {e.strerror or e}.",
+        "Choose a file in a folder you can write to (and close it if Excel or Word has it open).",
+    )

@@ -31,8 +31,14 @@ if TYPE_CHECKING:
     from casetrack.app.core import CaseTrack
     from casetrack.ingest.pipeline import FileResult
 
-__all__ = ["WATCH_INTERVAL_S", "FolderWatch", "folder_signature", "results_from_json", "set_watch",
-           "watched_folders"]
+__all__ = [
+    "WATCH_INTERVAL_S",
+    "FolderWatch",
+    "folder_signature",
+    "results_from_json",
+    "set_watch",
+    "watched_folders",
+]
 
 Signature = frozenset[tuple[str, int, int]]
 
@@ -52,8 +58,13 @@ def folder_signature(folder: Path, recursive: bool) -> Signature:
 class FolderWatch:
     """One watched folder and what its watcher remembers between looks."""
 
-    def __init__(self, folder: Path, recursive: bool, settle_s: float = DEFAULT_SETTLE_S,
-                 record: FolderRecord | None = None) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        recursive: bool,
+        settle_s: float = DEFAULT_SETTLE_S,
+        record: FolderRecord | None = None,
+    ) -> None:
         self.folder = folder
         self.recursive = recursive
         self.settle_s = settle_s
@@ -98,8 +109,11 @@ def results_from_json(results: Iterable[dict[str, Any]]) -> list[FileResult]:
     from casetrack.ingest.pipeline import FileResult
 
     known = {f.name for f in fields(FileResult)}
-    return [FileResult(**{k: v for k, v in r.items() if k in known}) for r in results
-            if isinstance(r, dict) and "path" in r and "name" in r and "status" in r]
+    return [
+        FileResult(**{k: v for k, v in r.items() if k in known})
+        for r in results
+        if isinstance(r, dict) and "path" in r and "name" in r and "status" in r
+    ]
 
 
 def set_watch(app: CaseTrack, case: str, folder: Path, recursive: bool | None) -> list[dict[str, Any]]:
@@ -112,16 +126,20 @@ def set_watch(app: CaseTrack, case: str, folder: Path, recursive: bool | None) -
     path = str(real_path(folder))
     if recursive is not None and not Path(path).is_dir():
         what = "is not a folder" if Path(path).exists() else "does not exist"
-        raise CaseTrackError(f"{folder} {what}: the daemon can only watch a folder.",
-                             f'Create it or pass an existing one: casetrack case set "{record.name}" --watch FOLDER')
+        raise CaseTrackError(
+            f"{folder} {what}: the daemon can only watch a folder.",
+            f'Create it or pass an existing one: casetrack case set "{record.name}" --watch FOLDER',
+        )
     with app.writing(case, wait=WAIT_FOR_WRITER_S) as store:
         watched = store.watched()
         if recursive is None and path not in {f["path"] for f in watched}:
             path = str(folder.absolute())  # a folder gone since: forgotten under the path it was given
             if path not in {f["path"] for f in watched}:
                 listed = ", ".join(f["path"] for f in watched) or "none"
-                raise CaseTrackError(f"Case '{record.name}' does not watch {folder} (it watches: {listed}).",
-                                     f'See its settings: casetrack case set "{record.name}"')
+                raise CaseTrackError(
+                    f"Case '{record.name}' does not watch {folder} (it watches: {listed}).",
+                    f'See its settings: casetrack case set "{record.name}"',
+                )
         store.set_watched(path, recursive)
         return store.watched()
 

@@ -114,7 +114,9 @@ def _split_long(text: str, start: int, end: int, tokens: int, target: int) -> li
     return [(s, e) for s, e in pieces if e > s]
 
 
-def _pack(units: list[_Unit], cfg: ChunkingConfig, breaks: AbstractSet[int] = frozenset()) -> list[tuple[int, int, int]]:
+def _pack(
+    units: list[_Unit], cfg: ChunkingConfig, breaks: AbstractSet[int] = frozenset()
+) -> list[tuple[int, int, int]]:
     """Greedy packing of units into (start, end, tokens) chunks with sentence overlap; a chunk
     that holds enough ends before a unit starting at one of `breaks`."""
     chunks: list[tuple[int, int, int]] = []
@@ -128,7 +130,11 @@ def _pack(units: list[_Unit], cfg: ChunkingConfig, breaks: AbstractSet[int] = fr
                 break
             total += units[j].tokens
             j += 1
-            if j < n and units[j - 1].paragraph_end and total >= cfg.paragraph_break_share * cfg.target_tokens:
+            if (
+                j < n
+                and units[j - 1].paragraph_end
+                and total >= cfg.paragraph_break_share * cfg.target_tokens
+            ):
                 # Stop at this paragraph end if the next paragraph would not fit whole.
                 if total + _paragraph_tokens(units, j) > cfg.target_tokens:
                     break
@@ -165,7 +171,11 @@ def _draft(
     first_para = page.paragraph_at(start)
     last_para = page.paragraph_at(end - 1)
     lines = _line_indexes(page, start, end)
-    confidences = tuple(page.line_confidences[i] for i in lines) if len(page.line_confidences) == len(page.lines) else ()
+    confidences = (
+        tuple(page.line_confidences[i] for i in lines)
+        if len(page.line_confidences) == len(page.lines)
+        else ()
+    )
     return ChunkDraft(
         seq=seq,
         text=page.text[start:end],
@@ -183,7 +193,9 @@ def _draft(
         line_numbers=tuple(page.lines[i].number for i in lines),
         line_confidences=confidences,
         bates=page.bates,
-        line_pages=tuple(page.line_pages[i] for i in lines) if len(page.line_pages) == len(page.lines) else (),
+        line_pages=tuple(page.line_pages[i] for i in lines)
+        if len(page.line_pages) == len(page.lines)
+        else (),
         transcript=transcript,
     )
 

@@ -54,7 +54,11 @@ def sentence_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 def _is_abbreviation(text: str, sentence_start: int, period_at: int) -> bool:
     word_start = period_at
-    while word_start > sentence_start and not text[word_start - 1].isspace() and text[word_start - 1] not in "(\"“":
+    while (
+        word_start > sentence_start
+        and not text[word_start - 1].isspace()
+        and text[word_start - 1] not in '("“'
+    ):
         word_start -= 1
     word = text[word_start:period_at].lower()
     if not word:

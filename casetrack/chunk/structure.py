@@ -52,7 +52,11 @@ class StructurePlan:
                 out.append(draft)
                 continue
             path = unit.path_text
-            last = [u for u in self.units if u.kind in _BREAK_KINDS and base + draft.char_start < u.start < base + draft.char_end]
+            last = [
+                u
+                for u in self.units
+                if u.kind in _BREAK_KINDS and base + draft.char_start < u.start < base + draft.char_end
+            ]
             if last and last[-1].label not in unit.path:
                 path = f"{path} – {last[-1].label}"
             out.append(replace(draft, section=path))

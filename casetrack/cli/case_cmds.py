@@ -62,7 +62,9 @@ def list_cases(ctx: click.Context, show_all: bool, as_json: bool) -> None:
         return
     width = max(len(r.name) for r in records)
     for r in records:
-        click.echo(f"{r.name:<{width}}  {r.id}  {r.status.value:<8}  {r.language}  {r.case_type:<12}  {_when(r.updated_at)}")
+        click.echo(
+            f"{r.name:<{width}}  {r.id}  {r.status.value:<8}  {r.language}  {r.case_type:<12}  {_when(r.updated_at)}"
+        )
 
 
 @case.command("info")
@@ -75,7 +77,9 @@ def info(ctx: click.Context, name: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(summary))
         return
-    click.echo(f"{summary['name']}  (id {summary['id']}, {summary['status']}, {summary['type']}, {summary['language']})")
+    click.echo(
+        f"{summary['name']}  (id {summary['id']}, {summary['status']}, {summary['type']}, {summary['language']})"
+    )
     click.echo(
         f"{summary['document_count']} documents, {summary['page_count']} pages, {summary['chunk_count']} chunks"
     )
@@ -93,7 +97,9 @@ def info(ctx: click.Context, name: str, as_json: bool) -> None:
         click.echo(f"Being ingested now: {', '.join(summary['in_progress'])}")
     for doc in summary["documents"]:
         pages = f"{doc['pages']} pp., " if doc["pages"] else ""
-        ocr = f", needs OCR: p. {', '.join(map(str, doc['needs_ocr_pages']))}" if doc["needs_ocr_pages"] else ""
+        ocr = (
+            f", needs OCR: p. {', '.join(map(str, doc['needs_ocr_pages']))}" if doc["needs_ocr_pages"] else ""
+        )
         ocr += f", {len(doc['ocr_pages'])} pages OCR'd" if doc["ocr_pages"] else ""
         click.echo(f"  {doc['name']}  ({pages}{doc['chunks']} chunks{ocr})")
 
@@ -121,15 +127,22 @@ def use(ctx: click.Context, name: str | None, clear: bool, as_json: bool) -> Non
     if as_json:
         click.echo(json.dumps({"default_case": current, "exists": exists}, ensure_ascii=False))
     elif current is None:
-        click.echo("No default case" + (" any more" if clear else "") + ": commands need --case NAME. "
-                   "Set one: casetrack case use NAME")
+        click.echo(
+            "No default case" + (" any more" if clear else "") + ": commands need --case NAME. "
+            "Set one: casetrack case use NAME"
+        )
     elif not exists:
-        click.secho(f"The default case '{current['name']}' no longer exists. Pick another: casetrack case use NAME, "
-                    "or forget it: casetrack case use --clear", fg="yellow")
+        click.secho(
+            f"The default case '{current['name']}' no longer exists. Pick another: casetrack case use NAME, "
+            "or forget it: casetrack case use --clear",
+            fg="yellow",
+        )
     else:
         verb = "is now" if name else "is"
-        click.echo(f"The default case {verb} '{current['name']}' (id {current['id']}): commands use it when --case "
-                   "is left out.")
+        click.echo(
+            f"The default case {verb} '{current['name']}' (id {current['id']}): commands use it when --case "
+            "is left out."
+        )
 
 
 @case.command("set")
@@ -141,24 +154,46 @@ def use(ctx: click.Context, name: str | None, clear: bool, as_json: bool) -> Non
     help="Index struck-through (revoked) text of DOCX and HTML, marked [revogado: ...], or leave it out (the "
     "default). Applies to files ingested from now on; ingest a file again with --force to apply it there.",
 )
-@click.option("--watch", "watch_dir", type=click.Path(path_type=Path), default=None,
-              help="Have the daemon watch this folder: files that land there are ingested once they stop changing "
-              "(nothing is ever removed).")
+@click.option(
+    "--watch",
+    "watch_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Have the daemon watch this folder: files that land there are ingested once they stop changing "
+    "(nothing is ever removed).",
+)
 @click.option("--recursive", "-r", is_flag=True, help="With --watch: include the folder's sub-folders.")
-@click.option("--unwatch", "unwatch_dir", type=click.Path(path_type=Path), default=None,
-              help="Stop watching this folder (its documents stay in the case).")
+@click.option(
+    "--unwatch",
+    "unwatch_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Stop watching this folder (its documents stay in the case).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the case's settings as JSON.")
 @click.pass_context
-def set_settings(ctx: click.Context, name: str, keep_revoked: bool | None, watch_dir: Path | None, recursive: bool,
-                 unwatch_dir: Path | None, as_json: bool) -> None:
+def set_settings(
+    ctx: click.Context,
+    name: str,
+    keep_revoked: bool | None,
+    watch_dir: Path | None,
+    recursive: bool,
+    unwatch_dir: Path | None,
+    as_json: bool,
+) -> None:
     """Change (or, with no option, show) the settings of case NAME."""
     from casetrack.app.watching import set_watch, watched_folders
 
     if recursive and watch_dir is None:
-        raise click.UsageError(f'--recursive goes with --watch: casetrack case set "{name}" --watch FOLDER --recursive')
+        raise click.UsageError(
+            f'--recursive goes with --watch: casetrack case set "{name}" --watch FOLDER --recursive'
+        )
     app = get_app(ctx)
-    settings = app.set_case_settings(name, keep_revoked=keep_revoked) if keep_revoked is not None else (
-        app.case_summary(name)["settings"])
+    settings = (
+        app.set_case_settings(name, keep_revoked=keep_revoked)
+        if keep_revoked is not None
+        else (app.case_summary(name)["settings"])
+    )
     watched = watched_folders(app, name)
     if unwatch_dir is not None:
         watched = set_watch(app, name, unwatch_dir, None)
@@ -169,12 +204,16 @@ def set_settings(ctx: click.Context, name: str, keep_revoked: bool | None, watch
         return
     click.echo(f"Revoked (struck-through) text: {_revoked_words(settings['keep_revoked'])}")
     if keep_revoked is not None:
-        click.echo(f'Files already in the case keep their text; to apply it to one: casetrack ingest --case "{name}" '
-                   "FILE --force")
+        click.echo(
+            f'Files already in the case keep their text; to apply it to one: casetrack ingest --case "{name}" '
+            "FILE --force"
+        )
     _print_watched(watched)
     if watch_dir is not None:
-        click.echo("The daemon watches it while it runs (casetrack daemon start; Claude starts it too); "
-                   "see what it ingested: casetrack jobs list")
+        click.echo(
+            "The daemon watches it while it runs (casetrack daemon start; Claude starts it too); "
+            "see what it ingested: casetrack jobs list"
+        )
 
 
 def _print_watched(watched: list[dict[str, Any]]) -> None:
@@ -220,7 +259,9 @@ def archive(ctx: click.Context, name: str) -> None:
 @case.command("delete")
 @click.argument("name")
 @click.option("--yes", is_flag=True, help="Confirm: delete the case and all its data for good.")
-@click.option("--json", "as_json", is_flag=True, help='Print JSON: {"deleted": NAME, "id": ID, "was_default": BOOL}.')
+@click.option(
+    "--json", "as_json", is_flag=True, help='Print JSON: {"deleted": NAME, "id": ID, "was_default": BOOL}.'
+)
 @click.pass_context
 def delete(ctx: click.Context, name: str, yes: bool, as_json: bool) -> None:
     """Delete a case and everything stored for it (original files are not touched)."""
@@ -246,7 +287,9 @@ def delete(ctx: click.Context, name: str, yes: bool, as_json: bool) -> None:
 
 @case.command("check")
 @click.argument("name")
-@click.option("--repair", is_flag=True, help="Repair what can be repaired (rebuild derived stores from LanceDB).")
+@click.option(
+    "--repair", is_flag=True, help="Repair what can be repaired (rebuild derived stores from LanceDB)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def check(ctx: click.Context, name: str, repair: bool, as_json: bool) -> None:
@@ -263,7 +306,9 @@ def check(ctx: click.Context, name: str, repair: bool, as_json: bool) -> None:
         for line in report["problems"]:
             click.secho(f"  problem:  {line}", fg="yellow")
         state = "healthy" if report["healthy"] else f"{len(report['problems'])} problem(s)"
-        click.echo(f"Case '{report['case']}': {report['documents']} documents, {report['chunks']} chunks — {state}.")
+        click.echo(
+            f"Case '{report['case']}': {report['documents']} documents, {report['chunks']} chunks — {state}."
+        )
         if not report["healthy"] and not repair:
             click.echo(f'Repair with: casetrack case check "{report["case"]}" --repair')
     if not report["healthy"]:
@@ -273,8 +318,13 @@ def check(ctx: click.Context, name: str, repair: bool, as_json: bool) -> None:
 class _Bar:
     """A progress bar on stderr (in a terminal only), one per stage of an export or import."""
 
-    _LABELS = {"export": "Exporting", "verify": "Verifying", "unpack": "Unpacking", "copy": "Copying",
-               "reembed": "Re-embedding"}
+    _LABELS = {
+        "export": "Exporting",
+        "verify": "Verifying",
+        "unpack": "Unpacking",
+        "copy": "Copying",
+        "reembed": "Re-embedding",
+    }
 
     def __init__(self) -> None:
         self.enabled = sys.stderr.isatty()
@@ -288,7 +338,9 @@ class _Bar:
         if stage != self._stage:
             self.close()
             self._stage, self._done = stage, 0
-            self._bar = click.progressbar(length=max(total, 1), label=self._LABELS.get(stage, stage), file=sys.stderr)
+            self._bar = click.progressbar(
+                length=max(total, 1), label=self._LABELS.get(stage, stage), file=sys.stderr
+            )
             self._bar.__enter__()
         self._bar.update(max(done - self._done, 0), current_item=what[-40:])
         self._done = done
@@ -302,7 +354,11 @@ class _Bar:
 @case.command("export")
 @click.argument("name")
 @click.argument("file", type=click.Path(dir_okay=True, path_type=Path))
-@click.option("--no-sources", is_flag=True, help="Leave the original files out (metadata, text, vectors and index only).")
+@click.option(
+    "--no-sources",
+    is_flag=True,
+    help="Leave the original files out (metadata, text, vectors and index only).",
+)
 @click.option("--force", is_flag=True, help="Replace FILE if it exists.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
@@ -320,9 +376,13 @@ def export(ctx: click.Context, name: str, file: Path, no_sources: bool, force: b
         return
     for warning in report.warnings:
         click.secho(f"  warning: {warning}", fg="yellow", err=True)
-    what = f"{report.sources} original files" if report.sources_included else "no original files (--no-sources)"
-    click.echo(f"Exported '{report.case}': {report.documents} documents, {report.chunks} chunks, {what} -> "
-               f"{report.path} ({report.bytes / 1e6:.1f} MB, {report.seconds:.1f} s).")
+    what = (
+        f"{report.sources} original files" if report.sources_included else "no original files (--no-sources)"
+    )
+    click.echo(
+        f"Exported '{report.case}': {report.documents} documents, {report.chunks} chunks, {what} -> "
+        f"{report.path} ({report.bytes / 1e6:.1f} MB, {report.seconds:.1f} s)."
+    )
     click.echo(f'Import it elsewhere with: casetrack case import "{report.path}"')
 
 
@@ -350,8 +410,12 @@ def import_(ctx: click.Context, source: Path, new_name: str | None, as_json: boo
         click.secho(f"  warning: {warning}", fg="yellow", err=True)
     case_json = report.case
     if report.models_differed:
-        click.echo(f"  re-embedded {len(report.reembedded)} documents: this computer's models differ "
-                   f"({', '.join(sorted(report.models_differed))})")
-    click.echo(f"Imported '{case_json['name']}' (id {case_json['id']}, {case_json['status']}): {report.documents} "
-               f"documents, {report.chunks} chunks, {report.sources} original files ({report.seconds:.1f} s).")
+        click.echo(
+            f"  re-embedded {len(report.reembedded)} documents: this computer's models differ "
+            f"({', '.join(sorted(report.models_differed))})"
+        )
+    click.echo(
+        f"Imported '{case_json['name']}' (id {case_json['id']}, {case_json['status']}): {report.documents} "
+        f"documents, {report.chunks} chunks, {report.sources} original files ({report.seconds:.1f} s)."
+    )
     click.echo(f'Next: casetrack search --case "{case_json["name"]}" "your question"')

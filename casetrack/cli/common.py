@@ -74,8 +74,10 @@ def cli_daemon_mode(environ: dict[str, str] | None = None) -> str:
     env = os.environ if environ is None else environ
     mode = (env.get(ENV_CLI_DAEMON) or "auto").strip().lower()
     if mode not in CLI_DAEMON_MODES:
-        raise CaseTrackError(f"{ENV_CLI_DAEMON} must be one of {', '.join(CLI_DAEMON_MODES)}, not {mode!r}.",
-                             f"Unset it (unset {ENV_CLI_DAEMON}) or set it to auto.")
+        raise CaseTrackError(
+            f"{ENV_CLI_DAEMON} must be one of {', '.join(CLI_DAEMON_MODES)}, not {mode!r}.",
+            f"Unset it (unset {ENV_CLI_DAEMON}) or set it to auto.",
+        )
     return mode
 
 
@@ -115,9 +117,12 @@ def _may_start(mode: str) -> bool:
 def _start_daemon(settings: Settings) -> None:
     from casetrack.daemon.client import ensure_daemon
 
-    click.echo(f"Starting the CaseTrack daemon for {settings.data_dir}: it keeps the models loaded, so the next "
-               f"searches take a fraction of a second (it exits after {CLI_DAEMON_IDLE_EXIT_S / 60:.0f} idle "
-               "minutes; stop it: casetrack daemon stop).", err=True)
+    click.echo(
+        f"Starting the CaseTrack daemon for {settings.data_dir}: it keeps the models loaded, so the next "
+        f"searches take a fraction of a second (it exits after {CLI_DAEMON_IDLE_EXIT_S / 60:.0f} idle "
+        "minutes; stop it: casetrack daemon stop).",
+        err=True,
+    )
     try:
         ensure_daemon(settings, idle_exit_s=CLI_DAEMON_IDLE_EXIT_S)
     except CaseTrackError as e:  # the command still works: in this process
@@ -138,8 +143,10 @@ def default_case(settings: Settings) -> dict[str, str] | None:
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as e:
-        raise CaseTrackError(f"The CLI's settings file {cli_state_path(settings)} cannot be read ({e}).",
-                             "Set the default case again: casetrack case use NAME (or pass --case NAME)") from e
+        raise CaseTrackError(
+            f"The CLI's settings file {cli_state_path(settings)} cannot be read ({e}).",
+            "Set the default case again: casetrack case use NAME (or pass --case NAME)",
+        ) from e
     case = state.get("default_case") if isinstance(state, dict) else None
     if isinstance(case, dict) and isinstance(case.get("id"), str) and isinstance(case.get("name"), str):
         return {"id": case["id"], "name": case["name"]}
@@ -191,9 +198,16 @@ def case_option(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        kwargs["case"] = resolve_case(click.get_current_context(), kwargs.get("case"), bool(kwargs.get("as_json")))
+        kwargs["case"] = resolve_case(
+            click.get_current_context(), kwargs.get("case"), bool(kwargs.get("as_json"))
+        )
         return fn(*args, **kwargs)
 
-    option = click.option("--case", "case", default=None, metavar="NAME",
-                          help="Case name or id (default: the one set with `casetrack case use NAME`).")
+    option = click.option(
+        "--case",
+        "case",
+        default=None,
+        metavar="NAME",
+        help="Case name or id (default: the one set with `casetrack case use NAME`).",
+    )
     return cast(F, option(wrapper))

@@ -13,8 +13,14 @@ DEFAULT_IDLE_EXIT_S = 1800.0  # a daemon started by `serve` exits after 30 idle 
 
 
 @click.command("serve")
-@click.option("--idle-exit", "idle_exit", default=DEFAULT_IDLE_EXIT_S, show_default=True, type=float,
-              help="If this starts the daemon: seconds it may stay idle (no clients, no jobs) before exiting; 0 = never.")
+@click.option(
+    "--idle-exit",
+    "idle_exit",
+    default=DEFAULT_IDLE_EXIT_S,
+    show_default=True,
+    type=float,
+    help="If this starts the daemon: seconds it may stay idle (no clients, no jobs) before exiting; 0 = never.",
+)
 @click.pass_obj
 def serve(settings: Settings, idle_exit: float) -> None:
     """Stdio MCP server for Claude: relays to this data directory's daemon (starting it if needed)."""
@@ -29,15 +35,23 @@ def daemon() -> None:
 
 
 @daemon.command("start")
-@click.option("--idle-exit", "idle_exit", default=0.0, show_default=True, type=float,
-              help="Exit after this many idle seconds (no clients, no jobs); 0 = never.")
+@click.option(
+    "--idle-exit",
+    "idle_exit",
+    default=0.0,
+    show_default=True,
+    type=float,
+    help="Exit after this many idle seconds (no clients, no jobs); 0 = never.",
+)
 @click.pass_obj
 def start(settings: Settings, idle_exit: float) -> None:
     """Start the daemon in the background (does nothing if it already runs)."""
     from casetrack.daemon.client import ensure_daemon
 
     answer = ensure_daemon(settings, idle_exit_s=idle_exit)
-    click.echo(f"CaseTrack daemon running (pid {answer['pid']}, version {answer['version']}) for {settings.data_dir}")
+    click.echo(
+        f"CaseTrack daemon running (pid {answer['pid']}, version {answer['version']}) for {settings.data_dir}"
+    )
 
 
 @daemon.command("stop")
@@ -47,7 +61,9 @@ def stop(settings: Settings) -> None:
     from casetrack.daemon.client import stop_daemon
 
     pid = stop_daemon(settings)
-    click.echo(f"Stopped the CaseTrack daemon (pid {pid})." if pid else "The CaseTrack daemon is not running.")
+    click.echo(
+        f"Stopped the CaseTrack daemon (pid {pid})." if pid else "The CaseTrack daemon is not running."
+    )
 
 
 @daemon.command("status")
@@ -67,22 +83,40 @@ def status(settings: Settings, as_json: bool) -> None:
         click.echo(json.dumps({"running": info is not None, "log": log, **(info or {})}))
         return
     if info is None:
-        click.echo(f"The CaseTrack daemon is not running for {settings.data_dir}.\n"
-                   "Start it with: casetrack daemon start (casetrack serve starts it for Claude).")
+        click.echo(
+            f"The CaseTrack daemon is not running for {settings.data_dir}.\n"
+            "Start it with: casetrack daemon start (casetrack serve starts it for Claude)."
+        )
         return
-    click.echo(f"CaseTrack daemon {info['version']}: pid {info['pid']}, up {info['uptime_s']:.0f} s, "
-               f"{info['rss_mb']:.0f} MB RAM")
-    click.echo(f"  clients: {info['connections'] - 1} connected, {info['sessions_total']} MCP sessions so far")
-    click.echo(f"  models loaded: {', '.join(info['loaded_models']) or 'none yet'} ({info['model_loads']} loads)")
+    click.echo(
+        f"CaseTrack daemon {info['version']}: pid {info['pid']}, up {info['uptime_s']:.0f} s, "
+        f"{info['rss_mb']:.0f} MB RAM"
+    )
+    click.echo(
+        f"  clients: {info['connections'] - 1} connected, {info['sessions_total']} MCP sessions so far"
+    )
+    click.echo(
+        f"  models loaded: {', '.join(info['loaded_models']) or 'none yet'} ({info['model_loads']} loads)"
+    )
     for job in info["jobs_active"]:
-        click.echo(f"  job {job['id']}: {job['case_name']} {job['status']} {job['done']}/{job['total']} files")
+        click.echo(
+            f"  job {job['id']}: {job['case_name']} {job['status']} {job['done']}/{job['total']} files"
+        )
     click.echo(f"  log: {log}")
 
 
 @daemon.command("run")
-@click.option("--idle-exit", "idle_exit", default=0.0, show_default=True, type=float,
-              help="Exit after this many idle seconds (no clients, no jobs); 0 = never.")
-@click.option("--detached", is_flag=True, hidden=True, help="Started in the background: log to the file only.")
+@click.option(
+    "--idle-exit",
+    "idle_exit",
+    default=0.0,
+    show_default=True,
+    type=float,
+    help="Exit after this many idle seconds (no clients, no jobs); 0 = never.",
+)
+@click.option(
+    "--detached", is_flag=True, hidden=True, help="Started in the background: log to the file only."
+)
 @click.pass_obj
 def run(settings: Settings, idle_exit: float, detached: bool) -> None:
     """Run the daemon in the foreground (logs to stderr and the data directory's logs/)."""

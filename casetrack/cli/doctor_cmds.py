@@ -36,8 +36,13 @@ def client_states(settings: Settings) -> list[ClientState]:
     states = []
     for client, name, label, command, installed in (
         ("claude-code", "claude_code", "Claude Code", "casetrack setup-claude-code", True),
-        ("claude-desktop", "claude_desktop", "Claude Desktop", "casetrack setup-claude-desktop",
-         regs.desktop_installed),
+        (
+            "claude-desktop",
+            "claude_desktop",
+            "Claude Desktop",
+            "casetrack setup-claude-desktop",
+            regs.desktop_installed,
+        ),
     ):
         found = tuple(Registered(r.where, r.command) for r in regs.of(client))  # type: ignore[arg-type]
         unreadable = tuple(f"{path}: {why}" for path, why in regs.unreadable_of(client, desktop))  # type: ignore[arg-type]
@@ -48,20 +53,26 @@ def client_states(settings: Settings) -> list[ClientState]:
 def _print(report: DoctorReport) -> None:
     click.echo(f"CaseTrack {report.version} — data folder {report.data_dir}, models {report.models_dir}")
     for check in report.checks:
-        click.echo(f"  {click.style(f'{check.status:<5}', fg=COLORS[check.status])} {check.name:<15} {check.detail}")
+        click.echo(
+            f"  {click.style(f'{check.status:<5}', fg=COLORS[check.status])} {check.name:<15} {check.detail}"
+        )
         if check.fix and check.status != "ok":
             click.echo(f"  {'':<5} {'':<15} fix: {check.fix}")
     warnings, failures = report.count("warn"), report.count("fail")
     if failures:
-        click.echo(f"{failures} problem{'s' * (failures > 1)} stop{'s' * (failures == 1)} search: fix the lines "
-                   "marked fail, then run `casetrack doctor` again.")
+        click.echo(
+            f"{failures} problem{'s' * (failures > 1)} stop{'s' * (failures == 1)} search: fix the lines "
+            "marked fail, then run `casetrack doctor` again."
+        )
     else:
         extra = f" ({warnings} warning{'s' * (warnings > 1)}: see their fix lines)" if warnings else ""
         click.echo(f"Everything a search needs is in place{extra}.")
 
 
 @click.command("doctor")
-@click.option("--json", "as_json", is_flag=True, help='Print {"ok", "checks": [{"name", "status", "detail", "fix"}]}.')
+@click.option(
+    "--json", "as_json", is_flag=True, help='Print {"ok", "checks": [{"name", "status", "detail", "fix"}]}.'
+)
 @click.pass_context
 def doctor(ctx: click.Context, as_json: bool) -> None:
     """Check Python, the data folder, models, OCR, the daemon, Claude's set-up, disk and memory.

@@ -36,7 +36,9 @@ def list_cmd(ctx: click.Context, case: str, sort_by: str, as_json: bool) -> None
         pages = f"{d['pages']} pp., " if d["pages"] else ""
         ocr = f", {len(d['ocr_pages'])} pages OCR'd" if d["ocr_pages"] else ""
         needs = f", needs OCR: p. {_pages(d['needs_ocr_pages'])}" if d["needs_ocr_pages"] else ""
-        click.echo(f"  {d['name']}  ({d['file_type']}, {pages}{d['chunks']} chunks{ocr}{needs})  id {d['document_id']}")
+        click.echo(
+            f"  {d['name']}  ({d['file_type']}, {pages}{d['chunks']} chunks{ocr}{needs})  id {d['document_id']}"
+        )
         legal = legal_line(d)
         if legal:
             click.echo(f"      {legal}")
@@ -54,7 +56,9 @@ def legal_line(d: Mapping[str, Any]) -> str:
 @documents.command("info")
 @case_option
 @click.argument("document")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (as the get_document tool gives it).")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print one JSON object (as the get_document tool gives it)."
+)
 @click.pass_context
 def info(ctx: click.Context, case: str, document: str, as_json: bool) -> None:
     """One document in full (name, id or a unique part of its name): pages, chunks, how its text
@@ -70,18 +74,24 @@ def info(ctx: click.Context, case: str, document: str, as_json: bool) -> None:
 def detail_lines(d: Mapping[str, Any]) -> list[str]:
     """`documents info` in words, one fact a line."""
     pages = f"{d['pages']} pages, " if d["pages"] else ""
-    lines = [f"{d['name']}  (id {d['document_id']}, {d['status']})",
-             f"  {d['file_type']}, {pages}{d['chunks']} chunks; text: {d['extraction_method'] or 'none'}"
-             f"; ingested {d['ingested_at'] or 'at an unknown time'}"]
+    lines = [
+        f"{d['name']}  (id {d['document_id']}, {d['status']})",
+        f"  {d['file_type']}, {pages}{d['chunks']} chunks; text: {d['extraction_method'] or 'none'}"
+        f"; ingested {d['ingested_at'] or 'at an unknown time'}",
+    ]
     missing = "" if d["source_exists"] else "  (not found there now)"
     lines.append(f"  source: {d['source_path'] or 'unknown'}{missing}")
     if d["ocr_pages"]:
         low = d["low_confidence_pages"]
-        lines.append(f"  OCR'd pages: {_pages(d['ocr_pages'])}" + (
-            f"; low confidence on p. {_pages(low)}: check them against the scan" if low else ""))
+        lines.append(
+            f"  OCR'd pages: {_pages(d['ocr_pages'])}"
+            + (f"; low confidence on p. {_pages(low)}: check them against the scan" if low else "")
+        )
     if d["needs_ocr_pages"]:
-        lines.append(f"  pages that need OCR: {_pages(d['needs_ocr_pages'])} "
-                     f"(casetrack reocr --case \"{d['case']}\" --document \"{d['name']}\")")
+        lines.append(
+            f"  pages that need OCR: {_pages(d['needs_ocr_pages'])} "
+            f'(casetrack reocr --case "{d["case"]}" --document "{d["name"]}")'
+        )
     if d["bates"]:
         lines.append(f"  Bates: {' - '.join(d['bates'])}")
     legal = legal_line(d)
@@ -98,14 +108,20 @@ def detail_lines(d: Mapping[str, Any]) -> list[str]:
 
 
 def _pages(numbers: list[int], most: int = 15) -> str:
-    return ", ".join(map(str, numbers[:most])) + (f" and {len(numbers) - most} more" if len(numbers) > most else "")
+    return ", ".join(map(str, numbers[:most])) + (
+        f" and {len(numbers) - most} more" if len(numbers) > most else ""
+    )
 
 
 @documents.command("delete")
 @case_option
 @click.argument("document")
-@click.option("--yes", is_flag=True, help="Confirm: remove the document's text, vectors and index entries for good.")
-@click.option("--json", "as_json", is_flag=True, help='Print JSON: {"deleted": NAME, "id": ID, "case": CASE}.')
+@click.option(
+    "--yes", is_flag=True, help="Confirm: remove the document's text, vectors and index entries for good."
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help='Print JSON: {"deleted": NAME, "id": ID, "case": CASE}.'
+)
 @click.pass_context
 def delete(ctx: click.Context, case: str, document: str, yes: bool, as_json: bool) -> None:
     """Delete a document from a case: its text, vectors and index entries leave the disk (the
@@ -120,6 +136,8 @@ def delete(ctx: click.Context, case: str, document: str, yes: bool, as_json: boo
         )
     deleted = app.delete_document(case, document)
     if as_json:
-        click.echo(json.dumps({"deleted": deleted, "id": details.get("id"), "case": app.registry.get(case).name}))
+        click.echo(
+            json.dumps({"deleted": deleted, "id": details.get("id"), "case": app.registry.get(case).name})
+        )
         return
     click.echo(f"Deleted '{deleted}' from the case and from the disk. Your original file was not touched.")

@@ -27,8 +27,9 @@ class _Bar:
         self.enabled = sys.stderr.isatty()
         self._bar: Any = None
         if self.enabled:
-            self._bar = click.progressbar(length=total, label="Ingesting", file=sys.stderr, show_pos=True,
-                                          item_show_func=lambda s: s)
+            self._bar = click.progressbar(
+                length=total, label="Ingesting", file=sys.stderr, show_pos=True, item_show_func=lambda s: s
+            )
             self._bar.__enter__()
         self._name = ""
 
@@ -81,7 +82,11 @@ def _batch_wide(warning: str) -> bool:
 def _line(r: FileResult) -> str:
     if r.status in ("ingested", "replaced"):
         pages = f"{r.pages} pages, " if r.pages else ""
-        ocr = f", {len(r.needs_ocr_pages)} pages need OCR (p. {_pages(r.needs_ocr_pages)})" if r.needs_ocr_pages else ""
+        ocr = (
+            f", {len(r.needs_ocr_pages)} pages need OCR (p. {_pages(r.needs_ocr_pages)})"
+            if r.needs_ocr_pages
+            else ""
+        )
         if r.ocr_pages:
             ocr += f", {len(r.ocr_pages)} pages OCR'd (confidence {r.ocr_confidence or 0:.0f}/100)"
         if r.low_confidence_pages:
@@ -108,7 +113,9 @@ def _contained(r: FileResult, indent: str = "    ") -> None:
 
 
 def _pages(numbers: list[int], most: int = 10) -> str:
-    return ", ".join(map(str, numbers[:most])) + (f" and {len(numbers) - most} more" if len(numbers) > most else "")
+    return ", ".join(map(str, numbers[:most])) + (
+        f" and {len(numbers) - most} more" if len(numbers) > most else ""
+    )
 
 
 def _report(case: str, results: list[FileResult], as_json: bool) -> None:
@@ -124,7 +131,8 @@ def _report(case: str, results: list[FileResult], as_json: bool) -> None:
             f"{summary['files']} files: {summary['ingested'] + summary['replaced']} ingested, "
             f"{summary['duplicates']} duplicates, {summary['needs_ocr']} need OCR, {summary['errors']} failed; "
             f"{summary['pages']} pages, {summary['chunks']} chunks"
-            + (f", {summary['ocr_pages']} pages OCR'd" if summary["ocr_pages"] else "") + "."
+            + (f", {summary['ocr_pages']} pages OCR'd" if summary["ocr_pages"] else "")
+            + "."
         )
         for warning in summary["warnings"]:
             click.secho(f"Note: {warning}", fg="yellow", err=True)
@@ -132,15 +140,29 @@ def _report(case: str, results: list[FileResult], as_json: bool) -> None:
         sys.exit(EXIT_PARTIAL)
 
 
-def _run(ctx: click.Context, case: str, paths: list[Path], force: bool, password: str | None, as_json: bool,
-         label: str = "", skipped: Sequence[FileResult] = ()) -> None:
+def _run(
+    ctx: click.Context,
+    case: str,
+    paths: list[Path],
+    force: bool,
+    password: str | None,
+    as_json: bool,
+    label: str = "",
+    skipped: Sequence[FileResult] = (),
+) -> None:
     """`skipped`: folder entries not ingested (links leaving the folder, loops), reported first."""
     case_name, results = ingest_paths(ctx, case, paths, force, password, label)
     _report(case_name, [*skipped, *results], as_json)
 
 
-def ingest_paths(ctx: click.Context, case: str, paths: list[Path], force: bool = False, password: str | None = None,
-                 label: str = "") -> tuple[str, list[FileResult]]:
+def ingest_paths(
+    ctx: click.Context,
+    case: str,
+    paths: list[Path],
+    force: bool = False,
+    password: str | None = None,
+    label: str = "",
+) -> tuple[str, list[FileResult]]:
     """Ingest with a progress bar, in the daemon when it runs, else here: (the case's name, results)."""
     settings = ctx.find_root().obj
     from casetrack.daemon.client import ping
@@ -150,14 +172,17 @@ def ingest_paths(ctx: click.Context, case: str, paths: list[Path], force: bool =
     app = get_app(ctx)
     bar = _Bar(len(paths))
     try:
-        results = app.ingest(case, paths, force=force, password=password, on_file=bar.on_file, progress=bar.on_stage)
+        results = app.ingest(
+            case, paths, force=force, password=password, on_file=bar.on_file, progress=bar.on_stage
+        )
     finally:
         bar.close()
     return app.registry.get(case).name, results
 
 
-def _run_in_daemon(ctx: click.Context, case: str, paths: list[Path], force: bool, password: str | None,
-                   label: str) -> tuple[str, list[FileResult]]:
+def _run_in_daemon(
+    ctx: click.Context, case: str, paths: list[Path], force: bool, password: str | None, label: str
+) -> tuple[str, list[FileResult]]:
     """The daemon runs: it is the case's single writer, so the files go to it as a job (which goes on,
     and resumes after a restart, even if this command is interrupted)."""
     from casetrack.daemon import client
@@ -171,8 +196,11 @@ def _run_in_daemon(ctx: click.Context, case: str, paths: list[Path], force: bool
         job = event.get("job") or {}
         if not announced[0] and job.get("id"):
             announced[0] = True
-            click.echo(f"Ingesting in the CaseTrack daemon as job {job['id']} "
-                       "(it continues if this command is interrupted).", err=True)
+            click.echo(
+                f"Ingesting in the CaseTrack daemon as job {job['id']} "
+                "(it continues if this command is interrupted).",
+                err=True,
+            )
         if bar._bar is not None:
             bar._bar.update(int(job.get("done", 0)) - done[0])
             done[0] = int(job.get("done", 0))
@@ -180,8 +208,14 @@ def _run_in_daemon(ctx: click.Context, case: str, paths: list[Path], force: bool
                 bar._bar.current_item = f"{str(job['current'])[:32]} ({job.get('stage') or ''})"
             bar._bar.render_progress()
 
-    args = {"case": case, "paths": [os.path.abspath(p) for p in paths], "force": force, "password": password,
-            "label": label or (str(paths[0]) if len(paths) == 1 else f"{len(paths)} files"), "follow": True}
+    args = {
+        "case": case,
+        "paths": [os.path.abspath(p) for p in paths],
+        "force": force,
+        "password": password,
+        "label": label or (str(paths[0]) if len(paths) == 1 else f"{len(paths)} files"),
+        "follow": True,
+    }
     try:
         job = client.call(ctx.find_root().obj, "ingest", args, on_event=on_event)
     finally:
@@ -208,7 +242,9 @@ _json_option = click.option("--json", "as_json", is_flag=True, help="Print one J
 @_json_option
 @report_option
 @click.pass_context
-def ingest(ctx: click.Context, case: str, paths: tuple[Path, ...], force: bool, password: str | None, as_json: bool) -> None:
+def ingest(
+    ctx: click.Context, case: str, paths: tuple[Path, ...], force: bool, password: str | None, as_json: bool
+) -> None:
     """Ingest files (PDF, DOCX, TXT, MD, RTF, HTML; PNG, JPEG and TIFF images; e-mails: .eml and .mbox, attachments
     included) into a case; scanned pages are OCR'd.
 
@@ -222,14 +258,27 @@ def ingest(ctx: click.Context, case: str, paths: tuple[Path, ...], force: bool, 
 @click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
 @click.option("--recursive", "-r", is_flag=True, help="Include sub-folders.")
 @_force_option
-@click.option("--sync", "mirror", is_flag=True, help="Make the case mirror FOLDER: renamed files followed, documents "
-              "whose file is gone removed (listed first); the case remembers it for `casetrack sync`.")
+@click.option(
+    "--sync",
+    "mirror",
+    is_flag=True,
+    help="Make the case mirror FOLDER: renamed files followed, documents "
+    "whose file is gone removed (listed first); the case remembers it for `casetrack sync`.",
+)
 @click.option("--dry-run", is_flag=True, help="With --sync: print the plan only, change nothing.")
 @_json_option
 @report_option
 @click.pass_context
-def ingest_folder(ctx: click.Context, case: str, folder: Path, recursive: bool, force: bool, mirror: bool,
-                  dry_run: bool, as_json: bool) -> None:
+def ingest_folder(
+    ctx: click.Context,
+    case: str,
+    folder: Path,
+    recursive: bool,
+    force: bool,
+    mirror: bool,
+    dry_run: bool,
+    as_json: bool,
+) -> None:
     """Ingest every supported file in FOLDER; new and changed files only, unless --force."""
     from casetrack.ingest.pipeline import FileResult
 
@@ -237,22 +286,31 @@ def ingest_folder(ctx: click.Context, case: str, folder: Path, recursive: bool, 
         if not mirror or force:
             from casetrack.errors import CaseTrackError
 
-            raise CaseTrackError("--dry-run needs --sync." if not mirror else "--force cannot be part of a sync.",
-                                 f'casetrack ingest-folder --case "{case}" "{folder}" --sync --dry-run')
+            raise CaseTrackError(
+                "--dry-run needs --sync." if not mirror else "--force cannot be part of a sync.",
+                f'casetrack ingest-folder --case "{case}" "{folder}" --sync --dry-run',
+            )
         top = ctx.find_root()
         assert isinstance(top.command, click.Group)
         sync = top.command.get_command(top, "sync")
         assert sync is not None
-        ctx.invoke(sync, case=case, folder=folder, recursive=recursive, dry_run=dry_run,
-                   as_json=as_json)
+        ctx.invoke(sync, case=case, folder=folder, recursive=recursive, dry_run=dry_run, as_json=as_json)
         return
 
     scan = scan_folder(folder, recursive)
     paths = list(scan.files)
     if not paths and not scan.skipped and not as_json:
-        click.echo(f"No supported files in {folder}" + ("" if recursive else " (add --recursive for sub-folders)") + ".")
-    skipped = [FileResult(path=str(s.path), name=s.name, status="error", error=s.reason, error_code=s.code,
-                          hint=s.hint) for s in scan.skipped]
+        click.echo(
+            f"No supported files in {folder}"
+            + ("" if recursive else " (add --recursive for sub-folders)")
+            + "."
+        )
+    skipped = [
+        FileResult(
+            path=str(s.path), name=s.name, status="error", error=s.reason, error_code=s.code, hint=s.hint
+        )
+        for s in scan.skipped
+    ]
     _run(ctx, case, paths, force, None, as_json, label=str(folder), skipped=skipped)
 
 

@@ -50,7 +50,12 @@ def jobs() -> None:
 
 
 @jobs.command("list")
-@click.option("--all", "show_all", is_flag=True, help="Every job the daemon has on record (default: the 10 most recent).")
+@click.option(
+    "--all",
+    "show_all",
+    is_flag=True,
+    help="Every job the daemon has on record (default: the 10 most recent).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of jobs, newest first.")
 @click.pass_context
 def list_jobs(ctx: click.Context, show_all: bool, as_json: bool) -> None:
@@ -64,8 +69,10 @@ def list_jobs(ctx: click.Context, show_all: bool, as_json: bool) -> None:
         return
     for j in found:
         now = f"  now: {j['current']} ({j['stage']})" if j.get("current") else ""
-        click.echo(f"{j['id']}  {j['status']:<9}  {_what(j)}  {j['done']}/{j['total']} files  "
-                   f"{_when(j['created_at'])}  {j['label']}{now}")
+        click.echo(
+            f"{j['id']}  {j['status']:<9}  {_what(j)}  {j['done']}/{j['total']} files  "
+            f"{_when(j['created_at'])}  {j['label']}{now}"
+        )
 
 
 @jobs.command("show")
@@ -84,9 +91,11 @@ def show(ctx: click.Context, job_id: str, as_json: bool) -> None:
 
 def job_lines(j: Mapping[str, Any]) -> list[str]:
     """`jobs show` in words."""
-    lines = [f"Job {j['id']}: {j['status']}  ({_what(j)}: {j['label']})",
-             f"  {j['done']} of {j['total']} done; created {_when(j['created_at'])}, started {_when(j['started_at'])}, "
-             f"finished {_when(j['finished_at'])}"]
+    lines = [
+        f"Job {j['id']}: {j['status']}  ({_what(j)}: {j['label']})",
+        f"  {j['done']} of {j['total']} done; created {_when(j['created_at'])}, started {_when(j['started_at'])}, "
+        f"finished {_when(j['finished_at'])}",
+    ]
     if j.get("current"):
         lines.append(f"  now: {j['current']} ({j['stage']})")
     if j.get("resumed"):
@@ -113,5 +122,7 @@ def cancel(ctx: click.Context, job_id: str, as_json: bool) -> None:
     elif j["status"] in ("done", "failed", "cancelled"):
         click.echo(f"Job {j['id']} had already finished: {j['status']} ({j['done']} of {j['total']} done).")
     else:
-        click.echo(f"Cancelling job {j['id']} ({j['done']} of {j['total']} done): it stops after the file it is on; "
-                   f"files already ingested stay. Check: casetrack jobs show {j['id']}")
+        click.echo(
+            f"Cancelling job {j['id']} ({j['done']} of {j['total']} done): it stops after the file it is on; "
+            f"files already ingested stay. Check: casetrack jobs show {j['id']}"
+        )

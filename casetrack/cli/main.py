@@ -122,8 +122,15 @@ def cli(
     os.environ.setdefault("LANCEDB_LOG", "error")
     from casetrack.config import resolve_settings
 
-    ctx.obj = resolve_settings(data_dir, models_dir, environ={}, memory_mode=memory_mode, ocr_languages=ocr_languages,
-                               allowed_roots=os.environ.get("CASETRACK_ALLOWED_ROOTS"), keep_revoked=keep_revoked)
+    ctx.obj = resolve_settings(
+        data_dir,
+        models_dir,
+        environ={},
+        memory_mode=memory_mode,
+        ocr_languages=ocr_languages,
+        allowed_roots=os.environ.get("CASETRACK_ALLOWED_ROOTS"),
+        keep_revoked=keep_revoked,
+    )
 
 
 def _downloads_models(args: Sequence[str]) -> bool:
@@ -138,7 +145,10 @@ def _utf8_output() -> None:
         return
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and (getattr(stream, "encoding", "") or "").lower().replace("-", "") != "utf8":
+        if (
+            reconfigure is not None
+            and (getattr(stream, "encoding", "") or "").lower().replace("-", "") != "utf8"
+        ):
             reconfigure(encoding="utf-8", errors="replace")
 
 

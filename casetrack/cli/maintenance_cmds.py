@@ -28,8 +28,11 @@ def _settings(ctx: click.Context) -> Settings:
 
 
 @click.command("update")
-@click.option("--check", is_flag=True,
-              help="Ask the package registry (through this installation's pip) whether a newer version exists.")
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Ask the package registry (through this installation's pip) whether a newer version exists.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def update(check: bool, as_json: bool) -> None:
     """Say how to upgrade CaseTrack; with --check, whether a newer version exists.
@@ -46,8 +49,10 @@ def update(check: bool, as_json: bool) -> None:
         click.echo(f"CaseTrack {__version__} ({installation.prefix}). To upgrade it, run:")
         for command in commands:
             click.echo(f"  {command}")
-        click.echo("To see first whether a newer version exists: casetrack update --check "
-                   "(asks the package registry through pip).")
+        click.echo(
+            "To see first whether a newer version exists: casetrack update --check "
+            "(asks the package registry through pip)."
+        )
         return
     from casetrack.setup.update import check_for_update
 
@@ -56,7 +61,9 @@ def update(check: bool, as_json: bool) -> None:
         click.echo(json.dumps({**result.to_json(), "checked": True}))
         return
     if not result.update_available:
-        click.echo(f"CaseTrack {__version__} is up to date (newest on the package registry: {result.latest}).")
+        click.echo(
+            f"CaseTrack {__version__} is up to date (newest on the package registry: {result.latest})."
+        )
         return
     click.echo(f"A newer CaseTrack is available: {result.latest} (this is {__version__}). To upgrade, run:")
     for command in result.commands:
@@ -73,11 +80,16 @@ def _confirm(settings: Settings, delete_data: bool, yes: bool) -> None:
     click.confirm("Uninstall CaseTrack as listed above?", abort=True)
     if delete_data:
         name = settings.data_dir.name
-        typed = click.prompt(f"To delete your case data too, type the data folder's name ({name})", default="",
-                             show_default=False)
+        typed = click.prompt(
+            f"To delete your case data too, type the data folder's name ({name})",
+            default="",
+            show_default=False,
+        )
         if typed.strip() != name:
-            raise CaseTrackError("The name did not match; nothing was changed.",
-                                 "Run casetrack uninstall again (without --delete-data to keep your data).")
+            raise CaseTrackError(
+                "The name did not match; nothing was changed.",
+                "Run casetrack uninstall again (without --delete-data to keep your data).",
+            )
 
 
 def _plan(settings: Settings, installation: Installation, delete_data: bool) -> UninstallPlan:
@@ -111,7 +123,9 @@ def _show_plan(plan: UninstallPlan, settings: Settings, installation: Installati
     elif plan.data.refused:
         click.echo(f"  keep the data folder: {plan.data.refused}")
     else:
-        click.echo(f"  DELETE your case data in {plan.data.folder}: {', '.join(p.name for p in plan.data.remove)}")
+        click.echo(
+            f"  DELETE your case data in {plan.data.folder}: {', '.join(p.name for p in plan.data.remove)}"
+        )
         if plan.data.keep:
             click.echo(f"    (left there, not CaseTrack's: {', '.join(p.name for p in plan.data.keep)})")
 
@@ -132,8 +146,11 @@ def _remove_registrations(settings: Settings, plan: UninstallPlan, delete_data: 
     from casetrack.setup.uninstall import remove_registration
 
     # Deleting the data deletes its backups folder too: no backup is made then.
-    backups = None if delete_data and plan.data is not None and not plan.data.refused \
+    backups = (
+        None
+        if delete_data and plan.data is not None and not plan.data.refused
         else backup_dir_of(settings.data_dir)
+    )
     for reg in plan.remove:
         change = remove_registration(reg, plan.entry, backups, claude_home())
         note = f" (backup of the file as it was: {change.backup})" if change.backup else ""
@@ -145,10 +162,14 @@ def _remove_data(settings: Settings, plan: UninstallPlan) -> None:
 
     if plan.data is not None and not plan.data.refused:
         gone = delete_data(plan.data)
-        click.echo(f"Deleted your case data in {plan.data.folder}" + ("." if gone else "; the folder stays (it "
-                   "holds files that are not CaseTrack's)."))
+        click.echo(
+            f"Deleted your case data in {plan.data.folder}"
+            + ("." if gone else "; the folder stays (it holds files that are not CaseTrack's).")
+        )
         return
-    remove = f'rm -rf "{settings.data_dir}"' if os.name != "nt" else f'Remove-Item -Recurse "{settings.data_dir}"'
+    remove = (
+        f'rm -rf "{settings.data_dir}"' if os.name != "nt" else f'Remove-Item -Recurse "{settings.data_dir}"'
+    )
     click.echo(f"Your data is kept in {settings.data_dir} (to delete it later: {remove}).")
 
 
@@ -165,8 +186,11 @@ def _remove_program(installation: Installation) -> None:
 
 
 @click.command("uninstall")
-@click.option("--delete-data", is_flag=True, help="Also delete your cases, models and logs (asks you to type the "
-              "data folder's name).")
+@click.option(
+    "--delete-data",
+    is_flag=True,
+    help="Also delete your cases, models and logs (asks you to type the data folder's name).",
+)
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @click.option("--dry-run", is_flag=True, help="Show what would be removed; change nothing.")
 @click.pass_context

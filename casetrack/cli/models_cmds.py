@@ -62,11 +62,18 @@ def list_cmd(ctx: click.Context, memory_mode: str | None, as_json: bool) -> None
     tier, why = _tier(memory_mode or getattr(settings, "memory_mode", None))
     rows = list_models(settings.models_dir, tier)
     if as_json:
-        payload = {"models_dir": str(settings.models_dir), "tier": tier.value, "tier_reason": why,
-                   "models_source": settings.models_source, "models_install_dir": str(settings.models_target)}
+        payload = {
+            "models_dir": str(settings.models_dir),
+            "tier": tier.value,
+            "tier_reason": why,
+            "models_source": settings.models_source,
+            "models_install_dir": str(settings.models_target),
+        }
         click.echo(json.dumps({**payload, "slots": [r.to_json() for r in rows]}))
         return
-    click.echo(f"Models in {settings.models_dir} ({SOURCES[settings.models_source]}); memory mode {tier.value} ({why})")
+    click.echo(
+        f"Models in {settings.models_dir} ({SOURCES[settings.models_source]}); memory mode {tier.value} ({why})"
+    )
     if settings.models_target != settings.models_dir:
         click.echo(f"Downloads and imports install into {settings.models_target}")
     for r in rows:
@@ -84,10 +91,18 @@ def list_cmd(ctx: click.Context, memory_mode: str | None, as_json: bool) -> None
     type=click.Choice(["dense", "sparse", "late_interaction"]),
     help="Only the slots of this role (dense: E1 and E7).",
 )
-@click.option("--model", "names", multiple=True, metavar="ID",
-              help="Only this catalog model (id, hub repo or slot); repeat for several.")
-@click.option("--missing", is_flag=True,
-              help="What the memory mode uses and is not installed (pinned models; `casetrack status` lists them).")
+@click.option(
+    "--model",
+    "names",
+    multiple=True,
+    metavar="ID",
+    help="Only this catalog model (id, hub repo or slot); repeat for several.",
+)
+@click.option(
+    "--missing",
+    is_flag=True,
+    help="What the memory mode uses and is not installed (pinned models; `casetrack status` lists them).",
+)
 @click.option(
     "--language",
     type=click.Choice(["en", "pt"]),
@@ -99,14 +114,32 @@ def list_cmd(ctx: click.Context, memory_mode: str | None, as_json: bool) -> None
     "--allow-unpinned", is_flag=True, help="Also fetch models with no pinned revision (records the commit)."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (no progress bar).")
-@click.option("--progress-json", is_flag=True, hidden=True,
-              help="One JSON event per line on stdout (the daemon's download job reads them).")
-@click.option("--catalog", "catalog_path", type=click.Path(dir_okay=False, path_type=Path), hidden=True,
-              envvar="CASETRACK_MODEL_CATALOG", help="Download from this catalog.json instead of the shipped one.")
+@click.option(
+    "--progress-json",
+    is_flag=True,
+    hidden=True,
+    help="One JSON event per line on stdout (the daemon's download job reads them).",
+)
+@click.option(
+    "--catalog",
+    "catalog_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    hidden=True,
+    envvar="CASETRACK_MODEL_CATALOG",
+    help="Download from this catalog.json instead of the shipped one.",
+)
 @click.pass_context
 def download_cmd(
-    ctx: click.Context, slot: str | None, role: str | None, names: tuple[str, ...], missing: bool, language: str,
-    allow_unpinned: bool, as_json: bool, progress_json: bool, catalog_path: Path | None,
+    ctx: click.Context,
+    slot: str | None,
+    role: str | None,
+    names: tuple[str, ...],
+    missing: bool,
+    language: str,
+    allow_unpinned: bool,
+    as_json: bool,
+    progress_json: bool,
+    catalog_path: Path | None,
 ) -> None:
     """Download production models with pinned revisions and checked sha256 (resumable)."""
     from casetrack.app.models_check import pick_models
@@ -135,8 +168,14 @@ def download_cmd(
     results, failures = _carry_over(settings, events), []
     for entry in entries:
         try:
-            result = download(entry, settings.models_target, progress=events or bars, endpoint=endpoint,
-                              allow_unpinned=allow_unpinned, offline=offline)
+            result = download(
+                entry,
+                settings.models_target,
+                progress=events or bars,
+                endpoint=endpoint,
+                allow_unpinned=allow_unpinned,
+                offline=offline,
+            )
             results.append(result)
             if events:
                 events.model(entry.id, result=result.to_json())
@@ -247,15 +286,32 @@ class _Events:
         whole = sum(s or 0 for s in sizes)
         got = sum(self._finished.get(f.path, 0) for f in entry.files if f.path != label) + done
         fraction = min(got / whole, 1.0) if whole else 0.0  # files of unknown size not counted yet
-        self.emit({"event": "progress", "model": entry.id, "file": label, "done": done, "total": total,
-                   "fraction": round(fraction, 4)})
+        self.emit(
+            {
+                "event": "progress",
+                "model": entry.id,
+                "file": label,
+                "done": done,
+                "total": total,
+                "fraction": round(fraction, 4),
+            }
+        )
 
-    def model(self, model_id: str, result: dict[str, Any] | None = None, error: CaseTrackError | None = None) -> None:
+    def model(
+        self, model_id: str, result: dict[str, Any] | None = None, error: CaseTrackError | None = None
+    ) -> None:
         if error is None:
             self.emit({"event": "model", "model": model_id, "result": result})
         else:
-            self.emit({"event": "model", "model": model_id, "error": error.message, "hint": error.hint,
-                       "tool_hint": error.tool_hint})
+            self.emit(
+                {
+                    "event": "model",
+                    "model": model_id,
+                    "error": error.message,
+                    "hint": error.hint,
+                    "tool_hint": error.tool_hint,
+                }
+            )
 
     @staticmethod
     def emit(event: dict[str, Any]) -> None:
@@ -269,7 +325,9 @@ def _carry_over(settings: Settings, events: _Events | None) -> list[Any]:
 
     carried = carry_over(settings.models_location)
     if carried and events is not None:
-        events.emit({"event": "carried", "from": str(settings.models_dir), "models": [r.name for r in carried]})
+        events.emit(
+            {"event": "carried", "from": str(settings.models_dir), "models": [r.name for r in carried]}
+        )
     return carried
 
 
@@ -281,7 +339,9 @@ def _shadowed(settings: Settings, results: list[Any]) -> str | None:
 
 
 def _report(
-    results: list[Any], failures: list[tuple[ProductionModel, CaseTrackError]], as_json: bool,
+    results: list[Any],
+    failures: list[tuple[ProductionModel, CaseTrackError]],
+    as_json: bool,
     warning: str | None = None,
 ) -> None:
     if as_json:

@@ -16,7 +16,9 @@ import click
 if TYPE_CHECKING:
     from casetrack.ingest.pipeline import FileResult
 
-_KEY = QC_REPORT_KEY = "casetrack.qc_report"  # ctx.meta: shared with `sync`, which ingest-folder --sync invokes
+_KEY = QC_REPORT_KEY = (
+    "casetrack.qc_report"  # ctx.meta: shared with `sync`, which ingest-folder --sync invokes
+)
 
 
 def _remember(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
@@ -26,17 +28,24 @@ def _remember(ctx: click.Context, _param: click.Parameter, value: Path | None) -
 
     table_format(value)  # an unknown extension is an error now, not after an hour of OCR
     if value.is_dir():
-        raise click.BadParameter(f"{value} is a folder; give a file name such as qc.csv.", ctx=ctx, param=_param)
+        raise click.BadParameter(
+            f"{value} is a folder; give a file name such as qc.csv.", ctx=ctx, param=_param
+        )
     ctx.meta[_KEY] = value
 
 
 def report_option(fn: Any) -> Any:
     return click.option(
-        "--report", type=click.Path(path_type=Path), default=None, expose_value=False, callback=_remember,
-        is_eager=False, metavar="FILE",
+        "--report",
+        type=click.Path(path_type=Path),
+        default=None,
+        expose_value=False,
+        callback=_remember,
+        is_eager=False,
+        metavar="FILE",
         help="Also write a QC report, one row per file (status, pages, OCR'd pages and confidence, blank pages, "
-             "duplicates, problems with their fix, Bates range, document type): .csv, .xlsx or .docx by the "
-             "file's extension.",
+        "duplicates, problems with their fix, Bates range, document type): .csv, .xlsx or .docx by the "
+        "file's extension.",
     )(fn)
 
 

@@ -32,19 +32,26 @@ def print_response(r: SearchJson, snippet_chars: int = 400) -> None:
     for warning in r["warnings"]:  # on stdout, with the results they qualify
         click.secho(f"Note: {warning}", fg="yellow")
     if r.get("models_missing"):
-        click.secho("Fix: casetrack models download --missing (or casetrack models import DIR offline); "
-                    "`casetrack status` lists what is missing.", fg="yellow")
+        click.secho(
+            "Fix: casetrack models download --missing (or casetrack models import DIR offline); "
+            "`casetrack status` lists what is missing.",
+            fg="yellow",
+        )
     if not r["results"]:
         click.echo(f"No results for {r['query']!r} in '{r['case']}'.")
         return
     if r.get("documents"):
         click.secho("Best documents:", bold=True)
         for i, d in enumerate(r.get("documents") or [], start=1):
-            click.echo(f"  {i}. {d['document']} ({d['matching_chunks']} matching passages; best: {d['best']['citation']})")
+            click.echo(
+                f"  {i}. {d['document']} ({d['matching_chunks']} matching passages; best: {d['best']['citation']})"
+            )
         click.echo("")
     if r["no_good_match"]:
-        click.secho("No good match: nothing in this case clearly answers this; these are only the nearest passages.",
-                    fg="yellow")
+        click.secho(
+            "No good match: nothing in this case clearly answers this; these are only the nearest passages.",
+            fg="yellow",
+        )
     for i, h in enumerate(r["results"], start=1):
         rated = f"  [{h['match']} {h['relevance']:.2f}]" if h["relevance"] is not None else ""
         click.secho(f"{i}. {h['citation']}{rated}", bold=True)
@@ -62,18 +69,43 @@ def print_response(r: SearchJson, snippet_chars: int = 400) -> None:
 def legal_filter_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """The legal-metadata filters (issue 15), shared by search and find-entity."""
     options = [
-        click.option("--doc-type", "doc_types", multiple=True, metavar="TYPE",
-                     help="Only documents of this legal type (contract, nda, complaint, answer, motion, brief, order, "
-                          "judgment, acordao, opinion, deposition, letter, statute ...; acórdão, sentença work too)."),
-        click.option("--tribunal", "tribunals", multiple=True, help="Only documents of this tribunal (STJ, TJSP, TRT2 ...)."),
-        click.option("--process", "processes", multiple=True,
-                     help="Only documents of this process number (CNJ, with or without punctuation)."),
-        click.option("--date-from", default=None, metavar="YYYY-MM-DD", help="Only documents dated on or after this."),
-        click.option("--date-to", default=None, metavar="YYYY-MM-DD", help="Only documents dated on or before this."),
+        click.option(
+            "--doc-type",
+            "doc_types",
+            multiple=True,
+            metavar="TYPE",
+            help="Only documents of this legal type (contract, nda, complaint, answer, motion, brief, order, "
+            "judgment, acordao, opinion, deposition, letter, statute ...; acórdão, sentença work too).",
+        ),
+        click.option(
+            "--tribunal",
+            "tribunals",
+            multiple=True,
+            help="Only documents of this tribunal (STJ, TJSP, TRT2 ...).",
+        ),
+        click.option(
+            "--process",
+            "processes",
+            multiple=True,
+            help="Only documents of this process number (CNJ, with or without punctuation).",
+        ),
+        click.option(
+            "--date-from", default=None, metavar="YYYY-MM-DD", help="Only documents dated on or after this."
+        ),
+        click.option(
+            "--date-to", default=None, metavar="YYYY-MM-DD", help="Only documents dated on or before this."
+        ),
         click.option("--tag", "tags", multiple=True, help="Only documents with this tag (companion YAML)."),
-        click.option("--field", "fields", multiple=True, metavar="KEY=VALUE",
-                     help="Only documents whose custom field KEY is VALUE (companion YAML)."),
-        click.option("--language", "languages", multiple=True, help="Only documents in this language (en, pt)."),
+        click.option(
+            "--field",
+            "fields",
+            multiple=True,
+            metavar="KEY=VALUE",
+            help="Only documents whose custom field KEY is VALUE (companion YAML).",
+        ),
+        click.option(
+            "--language", "languages", multiple=True, help="Only documents in this language (en, pt)."
+        ),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -83,18 +115,38 @@ def legal_filter_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 @click.command("search")
 @case_option
 @click.argument("query")
-@click.option("--top-k", default=10, show_default=True, type=click.IntRange(1, 100), help="Number of results.")
+@click.option(
+    "--top-k", default=10, show_default=True, type=click.IntRange(1, 100), help="Number of results."
+)
 @click.option("--offset", default=0, type=click.IntRange(0, 1000), help="Skip this many results (paging).")
-@click.option("--document", "documents", multiple=True, help="Only search this document (name or id); repeatable.")
-@click.option("--type", "file_types", multiple=True, type=click.Choice(["pdf", "docx", "text", "rtf", "html", "image"]),
-              help="Only documents of this type; repeatable.")
-@click.option("--after", type=click.DateTime(["%Y-%m-%d"]), help="Only documents ingested on or after this date.")
+@click.option(
+    "--document", "documents", multiple=True, help="Only search this document (name or id); repeatable."
+)
+@click.option(
+    "--type",
+    "file_types",
+    multiple=True,
+    type=click.Choice(["pdf", "docx", "text", "rtf", "html", "image"]),
+    help="Only documents of this type; repeatable.",
+)
+@click.option(
+    "--after", type=click.DateTime(["%Y-%m-%d"]), help="Only documents ingested on or after this date."
+)
 @click.option("--before", type=click.DateTime(["%Y-%m-%d"]), help="Only documents ingested before this date.")
-@click.option("--context", "context_chars", default=0, type=click.IntRange(0, 2000),
-              help="Add this many characters of the neighbouring chunks before and after each result.")
+@click.option(
+    "--context",
+    "context_chars",
+    default=0,
+    type=click.IntRange(0, 2000),
+    help="Add this many characters of the neighbouring chunks before and after each result.",
+)
 @click.option("--by-document", is_flag=True, help="Also rank whole documents (which document says X?).")
-@click.option("--bates", default=None, metavar="RANGE",
-              help="Only pages whose Bates stamp is in this range (ABC0001200-ABC0001300) or is this number.")
+@click.option(
+    "--bates",
+    default=None,
+    metavar="RANGE",
+    help="Only pages whose Bates stamp is in this range (ABC0001200-ABC0001300) or is this number.",
+)
 @legal_filter_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
@@ -117,11 +169,18 @@ def search(
 ) -> None:
     """Search a case; every result carries its citation (document, page, paragraph, lines)."""
     args = {
-        "case": case, "query": query, "top_k": top_k, "offset": offset, "documents": list(documents),
-        "file_types": list(file_types), "ingested_after": after.timestamp() if after else None,
-        "ingested_before": before.timestamp() if before else None, "bates": bates,
+        "case": case,
+        "query": query,
+        "top_k": top_k,
+        "offset": offset,
+        "documents": list(documents),
+        "file_types": list(file_types),
+        "ingested_after": after.timestamp() if after else None,
+        "ingested_before": before.timestamp() if before else None,
+        "bates": bates,
         "legal": {k: list(v) if isinstance(v, tuple) else v for k, v in legal.items()},
-        "context_chars": context_chars, "per_document": by_document,
+        "context_chars": context_chars,
+        "per_document": by_document,
     }
     response: SearchJson = read(ctx, "search", args)
     if as_json:
@@ -133,14 +192,26 @@ def search(
 @click.command("chunk")
 @case_option
 @click.argument("chunk_id")
-@click.option("--context", "--neighbours", "neighbours", default=1, show_default=True, type=click.IntRange(0, 10),
-              metavar="N", help="Passages to show before and after (--neighbours: the same).")
+@click.option(
+    "--context",
+    "--neighbours",
+    "neighbours",
+    default=1,
+    show_default=True,
+    type=click.IntRange(0, 10),
+    metavar="N",
+    help="Passages to show before and after (--neighbours: the same).",
+)
 @click.option("--query", default=None, help="Pin the citation to the lines that answer this query.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
-def chunk(ctx: click.Context, case: str, chunk_id: str, neighbours: int, query: str | None, as_json: bool) -> None:
+def chunk(
+    ctx: click.Context, case: str, chunk_id: str, neighbours: int, query: str | None, as_json: bool
+) -> None:
     """Show a passage (chunk_id from search results) in full, with its neighbours."""
-    view = read(ctx, "get_chunk", {"case": case, "chunk_id": chunk_id, "neighbours": neighbours, "query": query})
+    view = read(
+        ctx, "get_chunk", {"case": case, "chunk_id": chunk_id, "neighbours": neighbours, "query": query}
+    )
     if as_json:
         click.echo(json.dumps(view, ensure_ascii=False))
         return
@@ -177,7 +248,9 @@ def demo(ctx: click.Context, query: str) -> None:
         folder = Path(tempfile.mkdtemp(prefix="casetrack-demo-"))  # 0700, ours alone
         app = CaseTrack(dataclasses.replace(settings, data_dir=folder), isolate_parsing=True)
         root.call_on_close(app.close)
-        click.echo(f"Demo folder: {folder} (temporary; your CaseTrack folder {settings.data_dir} is not touched).")
+        click.echo(
+            f"Demo folder: {folder} (temporary; your CaseTrack folder {settings.data_dir} is not touched)."
+        )
     try:
         app.create_case(DEMO_CASE, "contract", "en")
         click.echo(f"Created case '{DEMO_CASE}'.")
@@ -207,8 +280,11 @@ def demo_next_steps(settings: Settings, folder: Path) -> list[str]:
     flags = f"--data-dir {_quote(folder)}"
     if resolve_settings(folder).models_dir != settings.models_dir:  # the command must find these models too
         flags += f" --models-dir {_quote(settings.models_dir)}"
-    remove = (f"Remove-Item -Recurse -Force {_quote(folder)}" if sys.platform == "win32"
-              else f"rm -rf {_quote(folder)}")
+    remove = (
+        f"Remove-Item -Recurse -Force {_quote(folder)}"
+        if sys.platform == "win32"
+        else f"rm -rf {_quote(folder)}"
+    )
     return [
         "",
         f'Ask the demo another question: casetrack {flags} search --case "{DEMO_CASE}" "your question"',
@@ -227,10 +303,19 @@ def _quote(path: Path) -> str:
 
 @click.command("authorities")
 @case_option
-@click.option("--top", "top_k", default=50, show_default=True, type=click.IntRange(1, 1000),
-              help="How many authorities to list (most cited first).")
-@click.option("--kind", type=click.Choice(["legislation", "jurisprudence", "us_case", "us_statute"]),
-              help="Only authorities of this kind.")
+@click.option(
+    "--top",
+    "top_k",
+    default=50,
+    show_default=True,
+    type=click.IntRange(1, 1000),
+    help="How many authorities to list (most cited first).",
+)
+@click.option(
+    "--kind",
+    type=click.Choice(["legislation", "jurisprudence", "us_case", "us_statute"]),
+    help="Only authorities of this kind.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def authorities(ctx: click.Context, case: str, top_k: int, kind: str | None, as_json: bool) -> None:
@@ -245,7 +330,10 @@ def authorities(ctx: click.Context, case: str, top_k: int, kind: str | None, as_
         return
     click.echo(f"{out['total']} authorities cited in {out['case']}; the {out['shown']} most cited:")
     for i, a in enumerate(out["authorities"], start=1):
-        click.secho(f"{i}. {a['text']}  [{a['kind']}; {a['documents']} documents, {a['mentions']} mentions]", bold=True)
+        click.secho(
+            f"{i}. {a['text']}  [{a['kind']}; {a['documents']} documents, {a['mentions']} mentions]",
+            bold=True,
+        )
         for place in a["cited_in"]:
             click.echo(f"     {place['citation']}")
 
@@ -253,19 +341,36 @@ def authorities(ctx: click.Context, case: str, top_k: int, kind: str | None, as_
 @click.command("entity")
 @case_option
 @click.argument("entity")
-@click.option("--type", "entity_type", default="any", show_default=True,
-              type=click.Choice(["any", "person", "organization", "court", "statute", "case_citation"]),
-              help="What kind of entity it is.")
-@click.option("--top-k", default=20, show_default=True, type=click.IntRange(1, 100), help="Most mentions to show.")
+@click.option(
+    "--type",
+    "entity_type",
+    default="any",
+    show_default=True,
+    type=click.Choice(["any", "person", "organization", "court", "statute", "case_citation"]),
+    help="What kind of entity it is.",
+)
+@click.option(
+    "--top-k", default=20, show_default=True, type=click.IntRange(1, 100), help="Most mentions to show."
+)
 @legal_filter_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
-def entity(ctx: click.Context, /, case: str, entity: str, entity_type: str, top_k: int, as_json: bool,
-           **legal: Any) -> None:
+def entity(
+    ctx: click.Context, /, case: str, entity: str, entity_type: str, top_k: int, as_json: bool, **legal: Any
+) -> None:
     """Every mention of a name, court, statute, citation or process number, however it is written
     (exact, accent-folded, citation-normalised, close OCR variants), cited to its lines."""
-    found = read(ctx, "find_entity", {"case": case, "entity": entity, "entity_type": entity_type, "top_k": top_k,
-                                      "legal": {k: list(v) if isinstance(v, tuple) else v for k, v in legal.items()}})
+    found = read(
+        ctx,
+        "find_entity",
+        {
+            "case": case,
+            "entity": entity,
+            "entity_type": entity_type,
+            "top_k": top_k,
+            "legal": {k: list(v) if isinstance(v, tuple) else v for k, v in legal.items()},
+        },
+    )
     if as_json:
         click.echo(json.dumps(found, ensure_ascii=False))
         return
@@ -280,5 +385,10 @@ def entity(ctx: click.Context, /, case: str, entity: str, entity_type: str, top_
 
 
 # The name the MCP tool and issue 17 use; `entity` stays (scripts use it).
-find_entity = click.Command("find-entity", callback=entity.callback, params=entity.params, help=entity.help,
-                            short_help="Every mention of a name, court, statute or citation.")
+find_entity = click.Command(
+    "find-entity",
+    callback=entity.callback,
+    params=entity.params,
+    help=entity.help,
+    short_help="Every mention of a name, court, statute or citation.",
+)

@@ -91,8 +91,14 @@ def setup_claude_code_cmd(
     """Register CaseTrack's MCP server (`casetrack serve`) with Claude Code."""
     settings = _settings(ctx)
     entry = build_server_entry(settings)
-    result = setup_claude_code(entry, scope=scope, dry_run=dry_run, remove=remove, use_claude=not edit_file,
-                               backup_dir=backup_dir_of(settings.data_dir))
+    result = setup_claude_code(
+        entry,
+        scope=scope,
+        dry_run=dry_run,
+        remove=remove,
+        use_claude=not edit_file,
+        backup_dir=backup_dir_of(settings.data_dir),
+    )
     next_step = _code_next_step(result, remove)
     if as_json:
         click.echo(json.dumps({**result.to_json(), "next_step": next_step}))
@@ -111,8 +117,9 @@ def setup_claude_desktop_cmd(ctx: click.Context, dry_run: bool, remove: bool, as
     entry: ServerEntry = build_server_entry(settings)
     path = desktop_config_path()
     installed = path.parent.is_dir()
-    change = setup_claude_desktop(entry, dry_run=dry_run, remove=remove, config_path=path,
-                                  backup_dir=backup_dir_of(settings.data_dir))
+    change = setup_claude_desktop(
+        entry, dry_run=dry_run, remove=remove, config_path=path, backup_dir=backup_dir_of(settings.data_dir)
+    )
     next_step = _desktop_next_step(change)
     if as_json:
         click.echo(json.dumps({"client": "claude-desktop", **change.to_json(), "next_step": next_step}))

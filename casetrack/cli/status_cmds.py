@@ -12,8 +12,13 @@ from casetrack.cli.common import case_option, default_case, get_app, read, resol
 
 
 @click.command("status")
-@click.option("--case", "case", default=None, metavar="NAME",
-              help="Also report this case's models and skipped stages (default: the case of `casetrack case use`).")
+@click.option(
+    "--case",
+    "case",
+    default=None,
+    metavar="NAME",
+    help="Also report this case's models and skipped stages (default: the case of `casetrack case use`).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def status(ctx: click.Context, case: str | None, as_json: bool) -> None:
@@ -26,7 +31,9 @@ def status(ctx: click.Context, case: str | None, as_json: bool) -> None:
         return
     click.echo(f"CaseTrack {info['version']}  data: {info['data_dir']}  models: {info['models_dir']}")
     app = ctx.find_root().meta.get("casetrack.app")  # run here: the daemon logged its own at start
-    for line in app.registry.rebuilt if app is not None else ():  # a damaged registry rebuilt, folders added back
+    for line in (
+        app.registry.rebuilt if app is not None else ()
+    ):  # a damaged registry rebuilt, folders added back
         click.secho(f"Registry: {line}", fg="yellow")
     click.echo(f"Memory mode: {info['memory_mode']} ({info['memory_mode_reason']})")
     for language, slots in info["slots"].items():
@@ -38,7 +45,9 @@ def status(ctx: click.Context, case: str | None, as_json: bool) -> None:
     missing, fix = info.get("models_missing") or [], info.get("models_fix")
     if missing and fix:  # what the memory mode uses and is not installed, and the one command for all
         names = ", ".join(f"{m['model']} ({m['slot']})" for m in missing)
-        click.secho(f"Missing models: {names}. Fix: {fix['cli']} (offline: {fix['offline_cli']})", fg="yellow")
+        click.secho(
+            f"Missing models: {names}. Fix: {fix['cli']} (offline: {fix['offline_cli']})", fg="yellow"
+        )
     ocr = info["ocr"]
     if ocr["available"]:
         click.echo(f"OCR: tesseract {ocr['version']}, languages: {', '.join(ocr['languages']) or 'none'}")
@@ -49,10 +58,12 @@ def status(ctx: click.Context, case: str | None, as_json: bool) -> None:
         click.echo(f"Case '{c['name']}' ({c['language']}):")
         for slot, n in c["chunks_missing"].items():
             if n:
-                click.echo(f"  {n} chunks have no {slot} vectors (casetrack reembed --case \"{c['name']}\")")
+                click.echo(f'  {n} chunks have no {slot} vectors (casetrack reembed --case "{c["name"]}")')
         if c.get("windows_missing"):
-            click.echo(f"  {c['windows_missing']} chunks have no E1 passage windows, so E1 ranks them by the whole "
-                       f"chunk only (casetrack reembed --case \"{c['name']}\")")
+            click.echo(
+                f"  {c['windows_missing']} chunks have no E1 passage windows, so E1 ranks them by the whole "
+                f'chunk only (casetrack reembed --case "{c["name"]}")'
+            )
         for slot, why in c["search_skips"].items():
             click.secho(f"  search skips {slot}: {why}", fg="yellow")
 
@@ -95,7 +106,9 @@ def reembed(ctx: click.Context, case: str, everything: bool, as_json: bool) -> N
 
 @click.command("audit")
 @click.option("--case", "case", default=None, help="Only this case (name or id).")
-@click.option("--last", default=50, show_default=True, type=click.IntRange(1, 100_000), help="How many entries.")
+@click.option(
+    "--last", default=50, show_default=True, type=click.IntRange(1, 100_000), help="How many entries."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (one list).")
 @click.pass_context
 def audit(ctx: click.Context, case: str | None, last: int, as_json: bool) -> None:
@@ -113,6 +126,8 @@ def audit(ctx: click.Context, case: str | None, last: int, as_json: bool) -> Non
         click.echo("No searches recorded yet." if name is None else f"No searches of '{name}' recorded yet.")
     for e in entries:
         when = datetime.datetime.fromtimestamp(float(e["at"])).isoformat(sep=" ", timespec="seconds")
-        query = f"  \"{e['query']}\"" if "query" in e else ""
-        click.echo(f"{when}  {e['client']:<15} {e['case']:<24} {e['tool']:<16} {e['results']:>3} results "
-                   f"{e['ms']:>7.0f} ms{query}")
+        query = f'  "{e["query"]}"' if "query" in e else ""
+        click.echo(
+            f"{when}  {e['client']:<15} {e['case']:<24} {e['tool']:<16} {e['results']:>3} results "
+            f"{e['ms']:>7.0f} ms{query}"
+        )

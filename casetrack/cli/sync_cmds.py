@@ -31,8 +31,14 @@ if TYPE_CHECKING:
 SETTLE_HELP = "Seconds a file must stay unchanged before it is read (a file still being copied waits)."
 
 
-def run_sync(ctx: click.Context, case: str, folders: list[tuple[Path, bool]], dry_run: bool, as_json: bool,
-             settle_s: float | None = None) -> None:
+def run_sync(
+    ctx: click.Context,
+    case: str,
+    folders: list[tuple[Path, bool]],
+    dry_run: bool,
+    as_json: bool,
+    settle_s: float | None = None,
+) -> None:
     """Sync each (folder, recursive) into `case`; one JSON object for all with `as_json`."""
     from casetrack.app.qc_report import sync_results
     from casetrack.app.syncing import apply_moves, plan_folder, remember
@@ -77,8 +83,10 @@ def _kept_warning(plan: SyncPlan, case: str) -> list[str]:
     if not (plan.remove and plan.folder_empty):
         return []
     count = sum(len(r.documents) for r in plan.remove)
-    warning = (f"{plan.folder} holds no file at all: its {count} documents were kept (an unplugged drive looks "
-               f"the same). If the files are really gone: casetrack documents delete --case \"{case}\" NAME --yes")
+    warning = (
+        f"{plan.folder} holds no file at all: its {count} documents were kept (an unplugged drive looks "
+        f'the same). If the files are really gone: casetrack documents delete --case "{case}" NAME --yes'
+    )
     click.secho(f"Note: {warning}", fg="yellow", err=True)
     return [warning]
 
@@ -104,19 +112,24 @@ def _print_results(results: list[FileResult]) -> None:
         _contained(r)
     if results:
         s = _summary(results)
-        click.echo(f"{s['files']} files: {s['ingested'] + s['replaced']} ingested, {s['duplicates']} duplicates, "
-                   f"{s['needs_ocr']} need OCR, {s['errors']} failed; {s['pages']} pages, {s['chunks']} chunks.")
+        click.echo(
+            f"{s['files']} files: {s['ingested'] + s['replaced']} ingested, {s['duplicates']} duplicates, "
+            f"{s['needs_ocr']} need OCR, {s['errors']} failed; {s['pages']} pages, {s['chunks']} chunks."
+        )
 
 
 def print_plan(plan: SyncPlan, case: str, dry_run: bool) -> None:
     c = plan.counts()
     where = " (with sub-folders)" if plan.recursive else ""
-    click.echo(f"{'Plan' if dry_run else 'Syncing'} {plan.folder}{where} -> case \"{case}\": "
-               f"{c['add']} new, {c['update']} changed, {c['rename']} renamed, {c['remove']} gone "
-               f"({c['remove_documents']} documents to remove), {c['unchanged']} unchanged"
-               + (f", {c['duplicate']} duplicates" if c["duplicate"] else "")
-               + (f", {c['unsupported']} unsupported (listed before)" if c["unsupported"] else "")
-               + (f", {c['in_progress']} still being copied" if c["in_progress"] else "") + ".")
+    click.echo(
+        f'{"Plan" if dry_run else "Syncing"} {plan.folder}{where} -> case "{case}": '
+        f"{c['add']} new, {c['update']} changed, {c['rename']} renamed, {c['remove']} gone "
+        f"({c['remove_documents']} documents to remove), {c['unchanged']} unchanged"
+        + (f", {c['duplicate']} duplicates" if c["duplicate"] else "")
+        + (f", {c['unsupported']} unsupported (listed before)" if c["unsupported"] else "")
+        + (f", {c['in_progress']} still being copied" if c["in_progress"] else "")
+        + "."
+    )
     for f in plan.add:
         click.echo(f"  add     {f.name}")
     for ch in plan.update:
@@ -124,7 +137,9 @@ def print_plan(plan: SyncPlan, case: str, dry_run: bool) -> None:
     for ch in plan.rename:
         click.echo(f"  rename  {ch.document} -> {ch.file.name} (same content: not ingested again)")
     for r in plan.remove:
-        click.echo(f"  remove  {Path(r.source_path).name}: gone from the folder; removes {', '.join(r.documents)}")
+        click.echo(
+            f"  remove  {Path(r.source_path).name}: gone from the folder; removes {', '.join(r.documents)}"
+        )
     for ch in plan.duplicate:
         click.echo(f"  same    {ch.file.name}: same content as '{ch.document}', already in the case")
     for f in plan.unsupported:
@@ -135,8 +150,13 @@ def print_plan(plan: SyncPlan, case: str, dry_run: bool) -> None:
         click.secho(f"  skip    {s.name}: {s.reason} {s.hint}", fg="yellow")
 
 
-_settle_option = click.option("--settle", "settle_s", type=click.FloatRange(min=0), default=None,
-                              help=f"{SETTLE_HELP} [default: {DEFAULT_SETTLE_S:g}]")
+_settle_option = click.option(
+    "--settle",
+    "settle_s",
+    type=click.FloatRange(min=0),
+    default=None,
+    help=f"{SETTLE_HELP} [default: {DEFAULT_SETTLE_S:g}]",
+)
 
 
 @click.command("sync")
@@ -144,13 +164,26 @@ _settle_option = click.option("--settle", "settle_s", type=click.FloatRange(min=
 @click.argument("folder", required=False, type=click.Path(path_type=Path, file_okay=False))
 @click.option("--recursive", "-r", is_flag=True, help="With FOLDER: include its sub-folders.")
 @click.option("--dry-run", is_flag=True, help="Print the plan only; change nothing.")
-@click.option("--forget", "forget", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Stop mirroring this folder (its documents stay in the case).")
+@click.option(
+    "--forget",
+    "forget",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Stop mirroring this folder (its documents stay in the case).",
+)
 @_settle_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: each folder's plan and report.")
 @click.pass_context
-def sync(ctx: click.Context, case: str, folder: Path | None, recursive: bool, dry_run: bool, forget: Path | None,
-         settle_s: float | None, as_json: bool) -> None:
+def sync(
+    ctx: click.Context,
+    case: str,
+    folder: Path | None,
+    recursive: bool,
+    dry_run: bool,
+    forget: Path | None,
+    settle_s: float | None,
+    as_json: bool,
+) -> None:
     """Make the case mirror FOLDER (the same as `ingest-folder --sync`), or every folder it mirrors:
     new and changed files ingested, renamed files followed, documents whose file is gone removed
     (listed first). The case remembers each folder synced.
@@ -163,7 +196,10 @@ def sync(ctx: click.Context, case: str, folder: Path | None, recursive: bool, dr
     app = get_app(ctx)
     if forget is not None:
         if not forget_folder(app, case, forget):
-            raise CaseTrackError(f"The case does not mirror {forget}.", f'See its folders: casetrack sync --case "{case}" --dry-run')
+            raise CaseTrackError(
+                f"The case does not mirror {forget}.",
+                f'See its folders: casetrack sync --case "{case}" --dry-run',
+            )
         click.echo(f"No longer mirroring {forget}; its documents stay in the case.")
         return
     if folder is not None:
@@ -171,8 +207,10 @@ def sync(ctx: click.Context, case: str, folder: Path | None, recursive: bool, dr
         return
     folders = remembered_folders(app, case)
     if not folders:
-        raise CaseTrackError("This case mirrors no folder yet.",
-                             f'Sync one first: casetrack ingest-folder --case "{case}" FOLDER --sync')
+        raise CaseTrackError(
+            "This case mirrors no folder yet.",
+            f'Sync one first: casetrack ingest-folder --case "{case}" FOLDER --sync',
+        )
     run_sync(ctx, case, [(Path(f["path"]), f["recursive"]) for f in folders], dry_run, as_json, settle_s)
 
 
@@ -180,18 +218,45 @@ def sync(ctx: click.Context, case: str, folder: Path | None, recursive: bool, dr
 @case_option
 @click.argument("folder", type=click.Path(path_type=Path, file_okay=False, exists=True))
 @click.option("--recursive", "-r", is_flag=True, help="Include sub-folders.")
-@click.option("--interval", type=click.FloatRange(min=0.2), default=WATCH_INTERVAL_S, show_default=True,
-              help="Seconds between two looks at the folder.")
-@click.option("--settle", "settle_s", type=click.FloatRange(min=0), default=DEFAULT_SETTLE_S, show_default=True,
-              help=SETTLE_HELP)
-@click.option("--sync", "mirror", is_flag=True,
-              help="Also remove from the case the documents whose file leaves the folder (off: nothing is removed).")
-@click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON object per line for each look that did something: the files waiting, the "
-                   "documents removed and renamed, each file's ingest result and their summary.")
+@click.option(
+    "--interval",
+    type=click.FloatRange(min=0.2),
+    default=WATCH_INTERVAL_S,
+    show_default=True,
+    help="Seconds between two looks at the folder.",
+)
+@click.option(
+    "--settle",
+    "settle_s",
+    type=click.FloatRange(min=0),
+    default=DEFAULT_SETTLE_S,
+    show_default=True,
+    help=SETTLE_HELP,
+)
+@click.option(
+    "--sync",
+    "mirror",
+    is_flag=True,
+    help="Also remove from the case the documents whose file leaves the folder (off: nothing is removed).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print one JSON object per line for each look that did something: the files waiting, the "
+    "documents removed and renamed, each file's ingest result and their summary.",
+)
 @click.pass_context
-def watch(ctx: click.Context, case: str, folder: Path, recursive: bool, interval: float, settle_s: float,
-          mirror: bool, as_json: bool) -> None:
+def watch(
+    ctx: click.Context,
+    case: str,
+    folder: Path,
+    recursive: bool,
+    interval: float,
+    settle_s: float,
+    mirror: bool,
+    as_json: bool,
+) -> None:
     """Watch FOLDER and ingest each new or changed file once it has stopped changing (a consume
     folder); renamed files are followed. Runs until Ctrl-C. Removes nothing unless --sync.
     (The daemon can watch a folder for a case too: casetrack case set NAME --watch FOLDER.)"""
@@ -199,9 +264,16 @@ def watch(ctx: click.Context, case: str, folder: Path, recursive: bool, interval
 
     app = get_app(ctx)
     name = app.registry.get(case).name
-    removal = "files deleted from the folder are removed from the case" if mirror else "nothing is removed from the case"
-    click.echo(f"Watching {folder} for case \"{name}\" every {interval:g}s: new and changed files are ingested once "
-               f"unchanged for {settle_s:g}s; {removal}. Ctrl-C stops.", err=True)
+    removal = (
+        "files deleted from the folder are removed from the case"
+        if mirror
+        else "nothing is removed from the case"
+    )
+    click.echo(
+        f'Watching {folder} for case "{name}" every {interval:g}s: new and changed files are ingested once '
+        f"unchanged for {settle_s:g}s; {removal}. Ctrl-C stops.",
+        err=True,
+    )
     state = FolderWatch(folder, recursive, settle_s)
     try:
         while True:
@@ -217,8 +289,9 @@ def watch(ctx: click.Context, case: str, folder: Path, recursive: bool, interval
         click.echo("Stopped watching.", err=True)
 
 
-def _watch_once(ctx: click.Context, app: CaseTrack, case: str, mirror: bool, state: FolderWatch,
-                as_json: bool = False) -> None:
+def _watch_once(
+    ctx: click.Context, app: CaseTrack, case: str, mirror: bool, state: FolderWatch, as_json: bool = False
+) -> None:
     """One look at the folder (app/watching.py: a plan only when something changed or waits to
     settle), then apply it here."""
     from casetrack.app.syncing import Applied, apply_moves
@@ -238,5 +311,13 @@ def _watch_once(ctx: click.Context, app: CaseTrack, case: str, mirror: bool, sta
             _print_results(results)
         state.done(plan, results)
     if as_json and (waiting or results or applied.removed or applied.renamed):
-        click.echo(json.dumps({"folder": str(plan.folder), "waiting": waiting, **applied.to_json(),
-                               **_results_json(results)}))
+        click.echo(
+            json.dumps(
+                {
+                    "folder": str(plan.folder),
+                    "waiting": waiting,
+                    **applied.to_json(),
+                    **_results_json(results),
+                }
+            )
+        )

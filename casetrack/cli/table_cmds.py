@@ -33,14 +33,22 @@ def _progress(items: Sequence[T], label: str) -> Iterator[Iterator[T]]:
     if not sys.stderr.isatty():
         yield iter(items)
         return
-    with click.progressbar(items, label=label, file=sys.stderr, show_pos=True,
-                           item_show_func=lambda q: str(q)[:40] if q is not None else "") as bar:
+    with click.progressbar(
+        items,
+        label=label,
+        file=sys.stderr,
+        show_pos=True,
+        item_show_func=lambda q: str(q)[:40] if q is not None else "",
+    ) as bar:
         yield iter(bar)
 
 
-def _search(ctx: click.Context, case: str, question: str, top_k: int, per_document: bool = False) -> SearchJson:
-    response: SearchJson = read(ctx, "search", {"case": case, "query": question, "top_k": top_k,
-                                                "per_document": per_document})
+def _search(
+    ctx: click.Context, case: str, question: str, top_k: int, per_document: bool = False
+) -> SearchJson:
+    response: SearchJson = read(
+        ctx, "search", {"case": case, "query": question, "top_k": top_k, "per_document": per_document}
+    )
     return response
 
 
@@ -52,15 +60,34 @@ def _case_name(ctx: click.Context, case: str) -> str:
 @click.command("table")
 @case_option
 @click.argument("questions_file", metavar="QUESTIONS", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--out", "out", required=True, type=click.Path(path_type=Path, dir_okay=False),
-              help="The table to write: .csv, .xlsx or .docx (by its extension).")
-@click.option("--per-question", default=3, show_default=True, type=click.IntRange(1, 20),
-              help="Best passages per question.")
-@click.option("--by-document", is_flag=True, help="Each row a different document's best passage for the question.")
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="The table to write: .csv, .xlsx or .docx (by its extension).",
+)
+@click.option(
+    "--per-question",
+    default=3,
+    show_default=True,
+    type=click.IntRange(1, 20),
+    help="Best passages per question.",
+)
+@click.option(
+    "--by-document", is_flag=True, help="Each row a different document's best passage for the question."
+)
 @click.option("--json", "as_json", is_flag=True, help="Also print the rows as one JSON object on stdout.")
 @click.pass_context
-def table(ctx: click.Context, case: str, questions_file: Path, out: Path, per_question: int, by_document: bool,
-          as_json: bool) -> None:
+def table(
+    ctx: click.Context,
+    case: str,
+    questions_file: Path,
+    out: Path,
+    per_question: int,
+    by_document: bool,
+    as_json: bool,
+) -> None:
     """Build an evidence table: for each question in QUESTIONS (one per line; blank lines and # comments
     skipped; or a .csv with a `question` column) the best cited passages, one row each (question, rank,
     citation, document, page, lines, passage, score, match, no_good_match), ready for a memo.
@@ -82,17 +109,31 @@ def table(ctx: click.Context, case: str, questions_file: Path, out: Path, per_qu
     written = write_table(out, EVIDENCE_COLUMNS, rows, title=f"Evidence table: {name}")
     weak = sum(1 for q in questions if any(r["question"] == q and r["no_good_match"] for r in rows))
     if as_json:
-        click.echo(json.dumps({"case": name, "out": str(written), "questions": len(questions), "rows": rows},
-                              ensure_ascii=False))
+        click.echo(
+            json.dumps(
+                {"case": name, "out": str(written), "questions": len(questions), "rows": rows},
+                ensure_ascii=False,
+            )
+        )
     else:
-        click.echo(f"{len(rows)} rows for {len(questions)} questions written to {written}"
-                   + (f"; {weak} questions have no good match (marked no_good_match)." if weak else "."))
+        click.echo(
+            f"{len(rows)} rows for {len(questions)} questions written to {written}"
+            + (f"; {weak} questions have no good match (marked no_good_match)." if weak else ".")
+        )
 
 
 def _verifier(ctx: click.Context, case: str) -> Callable[[str, str, int | None, int | None, int | None], str]:
-    def verify(quote: str, document: str, page: int | None, line_start: int | None, line_end: int | None) -> str:
-        args = {"case": case, "quote": quote, "document": document, "page": page, "line_start": line_start,
-                "line_end": line_end}
+    def verify(
+        quote: str, document: str, page: int | None, line_start: int | None, line_end: int | None
+    ) -> str:
+        args = {
+            "case": case,
+            "quote": quote,
+            "document": document,
+            "page": page,
+            "line_start": line_start,
+            "line_end": line_end,
+        }
         return str(read(ctx, "verify_citation", args)["verdict"])
 
     return verify
@@ -111,7 +152,9 @@ def _evaluate(ctx: click.Context, case: str, known: list[KnownRow]) -> list[Eval
                 rows.append(failed(row, row["problem"]))
                 continue
             try:
-                rows.append(judge(row, ids[row["document"]], _search(ctx, case, row["question"], DEPTH), verify))
+                rows.append(
+                    judge(row, ids[row["document"]], _search(ctx, case, row["question"], DEPTH), verify)
+                )
             except CaseTrackError as e:  # counted as a miss, never dropped
                 rows.append(failed(row, e.message))
     return rows
@@ -123,18 +166,29 @@ def _print_report(report: EvalReport) -> None:
         if r["rank"] is not None:
             click.echo(f"  {r['rank']:>4}  {r['question']}  ->  {r['found']}")
         else:
-            why = f" ({r['error']})" if r["error"] else (f"; first result: {r['top']}" if r["top"] else "; no results")
+            why = (
+                f" ({r['error']})"
+                if r["error"]
+                else (f"; first result: {r['top']}" if r["top"] else "; no results")
+            )
             click.secho(f"  MISS  {r['question']}  (expected {expected}{why})", fg="yellow")
     n = report["questions"]
-    click.echo(f"hit@1 {report['hit_at_1']:.2f} ({report['hits_at_1']}/{n}), hit@5 {report['hit_at_5']:.2f} "
-               f"({report['hits_at_5']}/{n}), MRR@{report['depth']} {report['mrr']:.2f}; {report['misses']} of {n} "
-               f"questions missed the top {report['depth']}.")
+    click.echo(
+        f"hit@1 {report['hit_at_1']:.2f} ({report['hits_at_1']}/{n}), hit@5 {report['hit_at_5']:.2f} "
+        f"({report['hits_at_5']}/{n}), MRR@{report['depth']} {report['mrr']:.2f}; {report['misses']} of {n} "
+        f"questions missed the top {report['depth']}."
+    )
 
 
 @click.command("eval")
 @case_option
 @click.argument("known_file", metavar="KNOWN.csv", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print the figures and every question's outcome as one JSON object.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the figures and every question's outcome as one JSON object.",
+)
 @click.pass_context
 def evaluate(ctx: click.Context, case: str, known_file: Path, as_json: bool) -> None:
     """Check how well this case answers questions whose answers you know, before relying on it.
@@ -158,4 +212,3 @@ def evaluate(ctx: click.Context, case: str, known_file: Path, as_json: bool) -> 
         click.echo(json.dumps(report, ensure_ascii=False))
     else:
         _print_report(report)
-

@@ -30,7 +30,9 @@ def _lines(value: str | None) -> tuple[int | None, int | None]:
 
 def print_verdict(v: VerifyJson) -> None:
     """Human output: verdict, differences, the right cite, the text at the cited place."""
-    click.secho(f"{v['verdict'].upper().replace('_', ' ')}: ", fg=_COLOUR.get(v["verdict"]), bold=True, nl=False)
+    click.secho(
+        f"{v['verdict'].upper().replace('_', ' ')}: ", fg=_COLOUR.get(v["verdict"]), bold=True, nl=False
+    )
     click.echo(v["message"].split(": ", 1)[-1])
     if v["differences"]:
         click.echo("Differences (quote -> document):")
@@ -53,9 +55,13 @@ def print_verdict(v: VerifyJson) -> None:
 @click.command("verify")
 @case_option
 @click.option("--quote", required=True, help="The quoted words ('-' reads them from stdin).")
-@click.option("--cite", "citation", default=None,
-              help="The citation as CaseTrack prints it: 'Contract.pdf, p. 12, para. 8, ll. 1-4', "
-                   "'Opinion.docx, para. 14', 'notes.txt, ll. 30-34', 'Contract.pdf, pp. 12-13'.")
+@click.option(
+    "--cite",
+    "citation",
+    default=None,
+    help="The citation as CaseTrack prints it: 'Contract.pdf, p. 12, para. 8, ll. 1-4', "
+    "'Opinion.docx, para. 14', 'notes.txt, ll. 30-34', 'Contract.pdf, pp. 12-13'.",
+)
 @click.option("--document", default=None, help="Document name or id (instead of, or overriding, the cite's).")
 @click.option("--page", type=click.IntRange(1), default=None, help="Page (overrides the cite's).")
 @click.option("--paragraph", type=click.IntRange(1), default=None, help="Paragraph (overrides the cite's).")
@@ -95,10 +101,20 @@ def verify(
     first, last = _lines(lines)
     if not (citation or document):
         raise click.UsageError("give --cite (or --document with --page/--paragraph/--lines)")
-    result: VerifyJson = read(ctx, "verify_citation", {
-        "case": case, "quote": quote, "citation": citation, "document": document, "page": page,
-        "paragraph": paragraph, "line_start": first, "line_end": last,
-    })
+    result: VerifyJson = read(
+        ctx,
+        "verify_citation",
+        {
+            "case": case,
+            "quote": quote,
+            "citation": citation,
+            "document": document,
+            "page": page,
+            "paragraph": paragraph,
+            "line_start": first,
+            "line_end": last,
+        },
+    )
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False))
     else:

@@ -120,10 +120,14 @@ def idle_minutes_from_env(default: float) -> float:
     try:
         return model_idle_minutes(os.environ.get(ENV_MODEL_IDLE), default)
     except ValueError as e:
-        raise CaseTrackError(str(e), f"Set it to a number of minutes, e.g. {ENV_MODEL_IDLE}=10, or unset it.") from e
+        raise CaseTrackError(
+            str(e), f"Set it to a number of minutes, e.g. {ENV_MODEL_IDLE}=10, or unset it."
+        ) from e
 
 
-def ensure_daemon(settings: Settings, timeout: float = START_TIMEOUT_S, idle_exit_s: float | None = None) -> dict[str, Any]:
+def ensure_daemon(
+    settings: Settings, timeout: float = START_TIMEOUT_S, idle_exit_s: float | None = None
+) -> dict[str, Any]:
     """Make sure a daemon of this version runs for `settings.data_dir`; return its ping answer."""
     answer = ping(settings)
     if answer and answer.get("version") != __version__:
@@ -155,16 +159,26 @@ def ensure_daemon(settings: Settings, timeout: float = START_TIMEOUT_S, idle_exi
     )
 
 
-def call(settings: Settings, op: str, args: dict[str, Any],
-         on_event: Callable[[dict[str, Any]], None] | None = None, timeout: float | None = None) -> Any:
+def call(
+    settings: Settings,
+    op: str,
+    args: dict[str, Any],
+    on_event: Callable[[dict[str, Any]], None] | None = None,
+    timeout: float | None = None,
+) -> Any:
     """One RPC request; raises CaseTrackError with the daemon's message on failure."""
     sock, _ = connect(settings, "rpc", timeout=5.0)
     with sock:
         return _exchange(sock, op, args, on_event, timeout)
 
 
-def _exchange(sock: socket.socket, op: str, args: dict[str, Any],
-              on_event: Callable[[dict[str, Any]], None] | None, timeout: float | None) -> Any:
+def _exchange(
+    sock: socket.socket,
+    op: str,
+    args: dict[str, Any],
+    on_event: Callable[[dict[str, Any]], None] | None,
+    timeout: float | None,
+) -> Any:
     sock.settimeout(timeout)
     try:
         sock.sendall((json.dumps({"op": op, "args": args}) + "\n").encode())
@@ -180,13 +194,18 @@ def _exchange(sock: socket.socket, op: str, args: dict[str, Any],
             else:
                 return msg.get("result")
     except TimeoutError as e:
-        raise CaseTrackError(f"The CaseTrack daemon did not answer within {timeout:.0f} s.",
-                             "See what it is doing: casetrack daemon status") from e
+        raise CaseTrackError(
+            f"The CaseTrack daemon did not answer within {timeout:.0f} s.",
+            "See what it is doing: casetrack daemon status",
+        ) from e
     except (OSError, ValueError) as e:  # reset by a daemon that stopped or died mid-request
-        raise DaemonUnavailable(f"The CaseTrack daemon closed the connection before answering ({e}).",
-                                "See its log: casetrack daemon status") from e
-    raise DaemonUnavailable("The CaseTrack daemon closed the connection before answering.",
-                            "See its log: casetrack daemon status")
+        raise DaemonUnavailable(
+            f"The CaseTrack daemon closed the connection before answering ({e}).",
+            "See its log: casetrack daemon status",
+        ) from e
+    raise DaemonUnavailable(
+        "The CaseTrack daemon closed the connection before answering.", "See its log: casetrack daemon status"
+    )
 
 
 @dataclass(frozen=True)
@@ -226,7 +245,9 @@ def read(settings: Settings, op: str, args: dict[str, Any], timeout: float = REA
     with sock:
         why = mismatch(reply, settings)
         if why is not None:
-            return ReadAnswer(False, why=f"The running CaseTrack daemon is not used: {why}.", code="other_settings")
+            return ReadAnswer(
+                False, why=f"The running CaseTrack daemon is not used: {why}.", code="other_settings"
+            )
         try:
             return ReadAnswer(True, _exchange(sock, op, args, None, timeout))
         except DaemonUnavailable as e:

@@ -59,7 +59,9 @@ class RuntimePaths:
             digest = hashlib.sha256(str(settings.data_dir).encode()).hexdigest()[:12]
             uid = os.getuid() if hasattr(os, "getuid") else 0
             sock = Path(tempfile.gettempdir()) / f"casetrack-{uid}" / f"{digest}.sock"
-        return cls(run_dir, run_dir / "daemon.lock", run_dir / "daemon.json", sock, settings.logs_dir / "daemon.log")
+        return cls(
+            run_dir, run_dir / "daemon.lock", run_dir / "daemon.json", sock, settings.logs_dir / "daemon.log"
+        )
 
 
 @dataclass(frozen=True)
@@ -143,7 +145,9 @@ def read_line(sock: socket.socket, limit: int = MAX_LINE) -> bytes:
             return bytes(buf)
 
 
-def connect(settings: Settings, kind: str, timeout: float | None = 5.0) -> tuple[socket.socket, dict[str, Any]]:
+def connect(
+    settings: Settings, kind: str, timeout: float | None = 5.0
+) -> tuple[socket.socket, dict[str, Any]]:
     """Connect and handshake. Raises DaemonUnavailable when no daemon of our version answers."""
     paths = RuntimePaths.of(settings)
     info = read_info(paths)
@@ -160,8 +164,10 @@ def connect(settings: Settings, kind: str, timeout: float | None = 5.0) -> tuple
         reply = json.loads(read_line(sock) or b"{}")
     except (OSError, ValueError) as e:
         sock.close()
-        raise DaemonUnavailable(f"The CaseTrack daemon closed the connection ({e}).",
-                                "Restart it: casetrack daemon stop && casetrack daemon start") from e
+        raise DaemonUnavailable(
+            f"The CaseTrack daemon closed the connection ({e}).",
+            "Restart it: casetrack daemon stop && casetrack daemon start",
+        ) from e
     if not reply.get("ok"):
         sock.close()
         raise DaemonUnavailable(

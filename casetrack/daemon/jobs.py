@@ -135,7 +135,9 @@ class JobManager:
             try:
                 job = Job.from_json(json.loads(path.read_text(encoding="utf-8")))
             except (OSError, ValueError, TypeError) as e:
-                log.warning("ignoring unreadable job record %s: %s", safe_for_log(path.name), safe_for_log(str(e)))
+                log.warning(
+                    "ignoring unreadable job record %s: %s", safe_for_log(path.name), safe_for_log(str(e))
+                )
                 continue
             self._jobs[job.id] = job
 
@@ -168,14 +170,23 @@ class JobManager:
 
     # -- API --------------------------------------------------------------------------------------
 
-    def submit(self, case_id: str, case_name: str, paths: list[Path], force: bool = False,
-               label: str = "", password: str | None = None) -> Job:
+    def submit(
+        self,
+        case_id: str,
+        case_name: str,
+        paths: list[Path],
+        force: bool = False,
+        label: str = "",
+        password: str | None = None,
+    ) -> Job:
         job = Job(uuid.uuid4().hex[:10], case_id, case_name, [str(p) for p in paths], force, label)
         return self._enqueue(job, password)
 
     def submit_models(self, kind: str, items: list[str], label: str, options: dict[str, Any]) -> Job:
         """Queue a models job ("download": catalog ids; "import": one folder); see model_jobs.py."""
-        return self._enqueue(Job(uuid.uuid4().hex[:10], "", "", items, label=label, kind=kind, options=options))
+        return self._enqueue(
+            Job(uuid.uuid4().hex[:10], "", "", items, label=label, kind=kind, options=options)
+        )
 
     def _enqueue(self, job: Job, password: str | None = None) -> Job:
         with self._lock:
@@ -192,12 +203,18 @@ class JobManager:
             if job is not None:
                 return Job.from_json(job.to_json())
         recent = ", ".join(j.id for j in self.recent()[:5]) or "none"
-        raise CaseTrackError(f"No job with id '{job_id}'.", f"Recent jobs: {recent} (list them with get_job and no id).")
+        raise CaseTrackError(
+            f"No job with id '{job_id}'.", f"Recent jobs: {recent} (list them with get_job and no id)."
+        )
 
     def recent(self, case_id: str | None = None) -> list[Job]:
         """Snapshots, newest first (the worker keeps changing the live records)."""
         with self._lock:
-            jobs = [Job.from_json(j.to_json()) for j in self._jobs.values() if case_id is None or j.case_id == case_id]
+            jobs = [
+                Job.from_json(j.to_json())
+                for j in self._jobs.values()
+                if case_id is None or j.case_id == case_id
+            ]
         return sorted(jobs, key=lambda j: j.created_at, reverse=True)
 
     def active(self) -> list[Job]:
@@ -282,14 +299,22 @@ class JobManager:
                     if self._stopping:
                         # Stopped under it (the stores closed before its next progress report):
                         # not the job's failure; its done files are kept and it resumes.
-                        log.info("job %s stopped with the daemon (%s): resumed at the next start", job.id,
-                                 safe_for_log(str(e)))
+                        log.info(
+                            "job %s stopped with the daemon (%s): resumed at the next start",
+                            job.id,
+                            safe_for_log(str(e)),
+                        )
                         self._requeue(job)
                     elif isinstance(e, CaseTrackError):
                         self._finish(job, "failed", e.message, e.hint)
                     else:
                         log.exception("job %s failed", job.id)
-                        self._finish(job, "failed", f"Internal error: {e}", "See the daemon log: casetrack daemon status")
+                        self._finish(
+                            job,
+                            "failed",
+                            f"Internal error: {e}",
+                            "See the daemon log: casetrack daemon status",
+                        )
                 continue
             with self._lock:
                 self._finish(job, "done")

@@ -28,7 +28,9 @@ log = logging.getLogger(__name__)
 _ENDED = (anyio.EndOfStream, anyio.IncompleteRead, anyio.ClosedResourceError, anyio.BrokenResourceError)
 
 
-async def run_mcp_session(service: Service, stream: anyio.abc.ByteStream, reader: BufferedByteReceiveStream) -> None:
+async def run_mcp_session(
+    service: Service, stream: anyio.abc.ByteStream, reader: BufferedByteReceiveStream
+) -> None:
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
 
@@ -74,5 +76,7 @@ def lowlevel_server(server: MCPServer[Any]) -> Server[Any]:
     """
     lowlevel = getattr(server, "_lowlevel_server", None)
     if not isinstance(lowlevel, Server):
-        raise RuntimeError("The installed MCP SDK changed MCPServer's internals; CaseTrack pins mcp>=2.3,<2.4.")
+        raise RuntimeError(
+            "The installed MCP SDK changed MCPServer's internals; CaseTrack pins mcp>=2.3,<2.4."
+        )
     return lowlevel

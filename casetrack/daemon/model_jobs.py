@@ -47,7 +47,9 @@ def run_models_job(app: CaseTrack, job: Job, on_progress: ProgressReport, on_res
         elif job.kind == IMPORT:
             _import(app.settings, job, on_progress, on_result)
         else:
-            raise CaseTrackError(f"Unknown job kind {job.kind!r}.", "Start it again with download_models or import_models.")
+            raise CaseTrackError(
+                f"Unknown job kind {job.kind!r}.", "Start it again with download_models or import_models."
+            )
     finally:
         refresh_models(app)
     return app.settings
@@ -89,12 +91,19 @@ def child_environment(environ: dict[str, str]) -> dict[str, str]:
 def _download(settings: Settings, job: Job, on_progress: ProgressReport, on_result: Any) -> None:
     settings.logs_dir.mkdir(parents=True, exist_ok=True)
     with open(settings.logs_dir / "models-download.log", "ab") as err:
-        proc = subprocess.Popen(download_command(settings, job), stdout=subprocess.PIPE, stderr=err,
-                                stdin=subprocess.DEVNULL, env=child_environment(dict(os.environ)))
+        proc = subprocess.Popen(
+            download_command(settings, job),
+            stdout=subprocess.PIPE,
+            stderr=err,
+            stdin=subprocess.DEVNULL,
+            env=child_environment(dict(os.environ)),
+        )
     follower = _Follower(job, on_progress, on_result)
     lines: queue.Queue[bytes | None] = queue.Queue()
     assert proc.stdout is not None
-    threading.Thread(target=_pump, args=(proc.stdout, lines), name="casetrack-download-out", daemon=True).start()
+    threading.Thread(
+        target=_pump, args=(proc.stdout, lines), name="casetrack-download-out", daemon=True
+    ).start()
     try:
         while (line := _next_line(lines, follower)) is not None:
             follower.read(line)
@@ -135,7 +144,11 @@ class _Follower:
 
     def __init__(self, job: Job, on_progress: ProgressReport, on_result: Any) -> None:
         self.job, self.on_progress, self.on_result = job, on_progress, on_result
-        self.current, self.stage, self.fraction = job.remaining()[0] if job.remaining() else "", "starting", 0.0
+        self.current, self.stage, self.fraction = (
+            job.remaining()[0] if job.remaining() else "",
+            "starting",
+            0.0,
+        )
         self.carried: list[str] = []
         self.failures: list[dict[str, Any]] = []
         self.recorded = 0
@@ -169,13 +182,22 @@ class _Follower:
     def _model(self, event: dict[str, Any]) -> None:
         model = str(event.get("model"))
         if event.get("error"):
-            record = {"path": model, "name": model, "status": "failed", "error": event["error"],
-                      "hint": event.get("tool_hint") or event.get("hint"), "cli_hint": event.get("hint")}
+            record = {
+                "path": model,
+                "name": model,
+                "status": "failed",
+                "error": event["error"],
+                "hint": event.get("tool_hint") or event.get("hint"),
+                "cli_hint": event.get("hint"),
+            }
             self.failures.append(record)
         else:
             result = dict(event.get("result") or {})
-            status = "already installed" if result.get("already_installed") else (
-                "replaced" if result.get("replaced") else "installed")
+            status = (
+                "already installed"
+                if result.get("already_installed")
+                else ("replaced" if result.get("replaced") else "installed")
+            )
             record = {**result, "path": model, "status": status}
         if self.carried:  # said once, on the first model of this run
             record["carried"], self.carried = self.carried, []
@@ -190,8 +212,10 @@ class _Follower:
         for warning in warnings:
             log.warning("models download: %s", safe_for_log(warning))
         if self.recorded < len(self.job.remaining()) and code != 0 and not self.failures:
-            raise CaseTrackError(f"The model download stopped unexpectedly (exit code {code}).",
-                                 f"Its log is {log_path}. Call download_models again: it continues where it stopped.")
+            raise CaseTrackError(
+                f"The model download stopped unexpectedly (exit code {code}).",
+                f"Its log is {log_path}. Call download_models again: it continues where it stopped.",
+            )
         if self.failures and self.recorded == len(self.failures):
             first = self.failures[0]
             raise CaseTrackError(str(first["error"]), first.get("hint"))
@@ -208,5 +232,13 @@ def _import(settings: Settings, job: Job, on_progress: ProgressReport, on_result
     warnings = [w for r in results for w in r.warnings]
     if (shadowed := shadowed_warning(settings.models_location)) is not None:
         warnings.append(shadowed)
-    on_result({"path": str(folder), "name": folder.name, "status": "installed", "warnings": warnings,
-               "models": [r.to_json() for r in results], "carried": [r.name for r in carried]})
+    on_result(
+        {
+            "path": str(folder),
+            "name": folder.name,
+            "status": "installed",
+            "warnings": warnings,
+            "models": [r.to_json() for r in results],
+            "carried": [r.name for r in carried],
+        }
+    )

@@ -36,9 +36,14 @@ def _legal(a: Args) -> LegalFilters:
 
     legal: Mapping[str, Any] = a.get("legal") or {}
     return legal_filters(
-        doc_types=_strs(legal.get("doc_types")), tribunals=_strs(legal.get("tribunals")),
-        processes=_strs(legal.get("processes")), date_from=legal.get("date_from"), date_to=legal.get("date_to"),
-        tags=_strs(legal.get("tags")), fields=_strs(legal.get("fields")), languages=_strs(legal.get("languages")),
+        doc_types=_strs(legal.get("doc_types")),
+        tribunals=_strs(legal.get("tribunals")),
+        processes=_strs(legal.get("processes")),
+        date_from=legal.get("date_from"),
+        date_to=legal.get("date_to"),
+        tags=_strs(legal.get("tags")),
+        fields=_strs(legal.get("fields")),
+        languages=_strs(legal.get("languages")),
     )
 
 
@@ -55,16 +60,22 @@ def _search(app: CaseTrack, a: Args) -> Any:
         legal=_legal(a),
     )
     response = app.search(
-        str(a["case"]), str(a["query"]), top_k=int(a.get("top_k", 10)), offset=int(a.get("offset", 0)),
-        filters=filters, context_chars=int(a.get("context_chars", 0)), per_document=bool(a.get("per_document")),
+        str(a["case"]),
+        str(a["query"]),
+        top_k=int(a.get("top_k", 10)),
+        offset=int(a.get("offset", 0)),
+        filters=filters,
+        context_chars=int(a.get("context_chars", 0)),
+        per_document=bool(a.get("per_document")),
         client=CLIENT,
     )
     return response_json(response)
 
 
 def _chunk(app: CaseTrack, a: Args) -> Any:
-    view = app.get_chunk(str(a["case"]), str(a["chunk_id"]), int(a.get("neighbours", 1)), query=a.get("query"),
-                         client=CLIENT)
+    view = app.get_chunk(
+        str(a["case"]), str(a["chunk_id"]), int(a.get("neighbours", 1)), query=a.get("query"), client=CLIENT
+    )
     return {"case": app.registry.get(str(a["case"])).name, **view}  # as the get_chunk tool gives it
 
 
@@ -72,8 +83,14 @@ def _entity(app: CaseTrack, a: Args) -> Any:
     from casetrack.search.results import SearchFilters
 
     filters = SearchFilters(legal=_legal(a))
-    found = app.find_entity(str(a["case"]), str(a["entity"]), str(a.get("entity_type", "any")),
-                            int(a.get("top_k", 20)), client=CLIENT, filters=filters)
+    found = app.find_entity(
+        str(a["case"]),
+        str(a["entity"]),
+        str(a.get("entity_type", "any")),
+        int(a.get("top_k", 20)),
+        client=CLIENT,
+        filters=filters,
+    )
     return found.to_json()
 
 
@@ -83,8 +100,15 @@ def _authorities(app: CaseTrack, a: Args) -> Any:
 
 def _verify(app: CaseTrack, a: Args) -> Any:
     return app.verify_citation(
-        str(a["case"]), str(a["quote"]), a.get("citation"), a.get("document"), _opt_int(a.get("page")),
-        _opt_int(a.get("paragraph")), _opt_int(a.get("line_start")), _opt_int(a.get("line_end")), client=CLIENT,
+        str(a["case"]),
+        str(a["quote"]),
+        a.get("citation"),
+        a.get("document"),
+        _opt_int(a.get("page")),
+        _opt_int(a.get("paragraph")),
+        _opt_int(a.get("line_start")),
+        _opt_int(a.get("line_end")),
+        client=CLIENT,
     )
 
 

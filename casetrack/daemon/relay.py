@@ -26,8 +26,14 @@ RETRY_MESSAGE = "The CaseTrack daemon restarted while this request was running; 
 
 
 class Relay:
-    def __init__(self, settings: Settings, stdin: BinaryIO, stdout: BinaryIO, idle_exit_s: float | None = None,
-                 max_restarts: int = 5) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        stdin: BinaryIO,
+        stdout: BinaryIO,
+        idle_exit_s: float | None = None,
+        max_restarts: int = 5,
+    ) -> None:
         self.settings = settings
         self.stdin = stdin
         self.stdout = stdout

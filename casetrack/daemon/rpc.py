@@ -35,7 +35,9 @@ async def handle_rpc(service: Service, request: dict[str, Any], send: Send) -> N
             await _ingest(service, args, send)
         elif op == "job":
             job_id = _job_id(service, args)
-            job = await anyio.to_thread.run_sync(lambda: service.jobs.wait(job_id, float(args.get("wait", 0))))
+            job = await anyio.to_thread.run_sync(
+                lambda: service.jobs.wait(job_id, float(args.get("wait", 0)))
+            )
             await send({"result": job.to_json()})
         elif op == "jobs":  # newest first: the 10 most recent (as get_job with no id), or all
             jobs = service.jobs.recent()
@@ -47,7 +49,14 @@ async def handle_rpc(service: Service, request: dict[str, Any], send: Send) -> N
         elif isinstance(op, str) and op in READS:
             await send({"result": await anyio.to_thread.run_sync(lambda: _read(service, op, args))})
         else:
-            await send({"error": {"message": f"Unknown request {op!r}.", "hint": "Upgrade the CLI and the daemon together."}})
+            await send(
+                {
+                    "error": {
+                        "message": f"Unknown request {op!r}.",
+                        "hint": "Upgrade the CLI and the daemon together.",
+                    }
+                }
+            )
     except CaseTrackError as e:
         await send({"error": {"message": e.message, "hint": e.hint}})
     except (KeyError, TypeError, ValueError) as e:
@@ -58,7 +67,9 @@ def _job_id(service: Service, args: dict[str, Any]) -> str:
     """The id of a job the daemon knows, or the error a person can act on."""
     job_id = str(args["id"]).strip()
     if job_id not in {j.id for j in service.jobs.recent()}:
-        raise CaseTrackError(f"No job with id '{job_id}' in this daemon.", "List the jobs: casetrack jobs list --all")
+        raise CaseTrackError(
+            f"No job with id '{job_id}' in this daemon.", "List the jobs: casetrack jobs list --all"
+        )
     return job_id
 
 
@@ -81,7 +92,11 @@ async def _ingest(service: Service, args: dict[str, Any], send: Send) -> None:
     paths = [Path(p) for p in args.get("paths", [])]
     job = await anyio.to_thread.run_sync(
         lambda: service.submit_ingest(
-            str(args["case"]), paths, bool(args.get("force")), str(args.get("label") or ""), args.get("password")
+            str(args["case"]),
+            paths,
+            bool(args.get("force")),
+            str(args.get("label") or ""),
+            args.get("password"),
         )
     )
     await send({"event": {"job": job.to_json()}})

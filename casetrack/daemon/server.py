@@ -43,7 +43,12 @@ from casetrack.store.lock import WriterLock
 
 log = logging.getLogger("casetrack.daemon")
 
-_STREAM_ENDED = (anyio.EndOfStream, anyio.IncompleteRead, anyio.ClosedResourceError, anyio.BrokenResourceError)
+_STREAM_ENDED = (
+    anyio.EndOfStream,
+    anyio.IncompleteRead,
+    anyio.ClosedResourceError,
+    anyio.BrokenResourceError,
+)
 
 
 class AlreadyRunning(CaseTrackError):
@@ -56,11 +61,14 @@ def setup_logging(paths: RuntimePaths, to_stderr: bool) -> None:
     root = logging.getLogger()
     root.setLevel(logging.INFO)
     fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s [%(process)d]: %(message)s")
-    handler = logging.handlers.RotatingFileHandler(paths.log, maxBytes=2 * 2**20, backupCount=5, encoding="utf-8")
+    handler = logging.handlers.RotatingFileHandler(
+        paths.log, maxBytes=2 * 2**20, backupCount=5, encoding="utf-8"
+    )
     handler.setFormatter(fmt)
     root.addHandler(handler)
-    if to_stderr and not any(isinstance(h, logging.StreamHandler) and not isinstance(h, logging.FileHandler)
-                             for h in root.handlers):
+    if to_stderr and not any(
+        isinstance(h, logging.StreamHandler) and not isinstance(h, logging.FileHandler) for h in root.handlers
+    ):
         err = logging.StreamHandler(sys.stderr)
         err.setFormatter(fmt)
         root.addHandler(err)
@@ -106,12 +114,25 @@ class Daemon:
     async def _main(self) -> None:
         self.service = Service(self.settings)
         listener, address = await self._listen()
-        info = DaemonInfo(os.getpid(), __version__, PROTOCOL, self.transport, address,
-                          self.token if self.transport == "tcp" else "", time.time())
+        info = DaemonInfo(
+            os.getpid(),
+            __version__,
+            PROTOCOL,
+            self.transport,
+            address,
+            self.token if self.transport == "tcp" else "",
+            time.time(),
+        )
         write_info(self.paths, info)
         resumed = self.service.start()
-        log.info("daemon %s listening on %s (%s) for %s; %d job(s) resumed", __version__, address,
-                 self.transport, self.settings.data_dir, len(resumed))
+        log.info(
+            "daemon %s listening on %s (%s) for %s; %d job(s) resumed",
+            __version__,
+            address,
+            self.transport,
+            self.settings.data_dir,
+            len(resumed),
+        )
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._watch_signals, tg)
             if self.idle_exit_s > 0:
@@ -154,12 +175,18 @@ class Daemon:
             assert self.service is not None
             # Watched folders (`case set --watch`) keep the daemon up: it is their consume folder,
             # and nothing else would start a daemon when a file lands there.
-            busy = (self.service.connections > 0 or bool(self.service.jobs.active())
-                    or self.service.watching() > 0)
+            busy = (
+                self.service.connections > 0
+                or bool(self.service.jobs.active())
+                or self.service.watching() > 0
+            )
             if busy:
                 self._last_activity = time.monotonic()
             elif time.monotonic() - self._last_activity >= self.idle_exit_s:
-                log.info("idle for %.0f s with no clients, no jobs and no watched folder: exiting", self.idle_exit_s)
+                log.info(
+                    "idle for %.0f s with no clients, no jobs and no watched folder: exiting",
+                    self.idle_exit_s,
+                )
                 self._stop.set()
                 return
 
@@ -185,7 +212,9 @@ class Daemon:
             if hello is None:
                 return
             kind = str(hello.get("kind"))
-            if self.transport == "tcp" and not secrets.compare_digest(str(hello.get("token", "")), self.token):
+            if self.transport == "tcp" and not secrets.compare_digest(
+                str(hello.get("token", "")), self.token
+            ):
                 await self._send(stream, {"ok": False, "code": "bad_token", "error": "Wrong daemon token."})
                 return
             if kind == "control":
@@ -193,13 +222,20 @@ class Daemon:
                 await self._control(stream, reader)
                 return
             if hello.get("version") != __version__ or hello.get("protocol") != PROTOCOL:
-                await self._send(stream, {
-                    "ok": False, "code": "version_mismatch", "version": __version__,
-                    "error": f"The running CaseTrack daemon is version {__version__}; "
-                             f"this client is {hello.get('version')}.",
-                })
+                await self._send(
+                    stream,
+                    {
+                        "ok": False,
+                        "code": "version_mismatch",
+                        "version": __version__,
+                        "error": f"The running CaseTrack daemon is version {__version__}; "
+                        f"this client is {hello.get('version')}.",
+                    },
+                )
                 return
-            await self._send(stream, {"ok": True, "version": __version__, "pid": os.getpid(), **self._identity()})
+            await self._send(
+                stream, {"ok": True, "version": __version__, "pid": os.getpid(), **self._identity()}
+            )
             if kind == "mcp":
                 from casetrack.daemon.mcp_session import run_mcp_session
 
@@ -228,7 +264,9 @@ class Daemon:
             await self._send(stream, {"result": {"stopping": True, "pid": os.getpid()}})
             self._stop.set()
         elif op == "ping":
-            await self._send(stream, {"result": {"pid": os.getpid(), "version": __version__, **self._identity()}})
+            await self._send(
+                stream, {"result": {"pid": os.getpid(), "version": __version__, **self._identity()}}
+            )
         else:
             await self._send(stream, {"error": {"message": f"Unknown control op {op!r}."}})
 
@@ -236,8 +274,11 @@ class Daemon:
         """What a client checks before it lets this daemon answer for it: the data directory it
         serves (a copied data folder's runtime files may point at another folder's daemon), the
         models it reads and the memory mode it was told to use (None: chosen from RAM)."""
-        return {"data_dir": str(self.settings.data_dir), "models_dir": str(self.settings.models_dir),
-                "memory_mode": self.settings.memory_mode}
+        return {
+            "data_dir": str(self.settings.data_dir),
+            "models_dir": str(self.settings.models_dir),
+            "memory_mode": self.settings.memory_mode,
+        }
 
     @staticmethod
     async def _read_json(reader: BufferedByteReceiveStream, limit: int) -> dict[str, Any] | None:

@@ -59,15 +59,18 @@ class Service:
         self.models_unloaded: list[tuple[float, list[str]]] = []  # (time, names) of each idle unload
         self._idle_stop = threading.Event()
         self._idle_thread: threading.Thread | None = None
-        self.watcher = FolderWatcher(self.app, self.jobs,
-                                     lambda case, paths, label: self.submit_ingest(case, paths, label=label))
+        self.watcher = FolderWatcher(
+            self.app, self.jobs, lambda case, paths, label: self.submit_ingest(case, paths, label=label)
+        )
 
     def start(self) -> list[Job]:
         self.startup_check()
         resumed = self.jobs.start()
         self.watcher.start()  # after the jobs: files of a resumed job are left to it
         if self.model_idle_s > 0:
-            self._idle_thread = threading.Thread(target=self._watch_models, name="casetrack-model-idle", daemon=True)
+            self._idle_thread = threading.Thread(
+                target=self._watch_models, name="casetrack-model-idle", daemon=True
+            )
             self._idle_thread.start()
         return resumed
 
@@ -94,8 +97,13 @@ class Service:
             before = rss_mb()
             give_memory_back()
             self.models_unloaded.append((time.time(), names))
-            log.info("unloaded idle models %s after %.0f s unused: RSS %.0f -> %.0f MB", ", ".join(names),
-                     self.model_idle_s, before, rss_mb())
+            log.info(
+                "unloaded idle models %s after %.0f s unused: RSS %.0f -> %.0f MB",
+                ", ".join(names),
+                self.model_idle_s,
+                before,
+                rss_mb(),
+            )
         return names
 
     def startup_check(self) -> list[str]:
@@ -125,8 +133,12 @@ class Service:
         ms = (time.perf_counter() - started) * 1000
         for line in lines:
             log.warning("start-up check: %s", safe_for_log(line))
-        log.info("start-up check: %d case(s) in %.0f ms (%.1f ms per case)", len(records), ms,
-                 ms / max(len(records), 1))
+        log.info(
+            "start-up check: %d case(s) in %.0f ms (%.1f ms per case)",
+            len(records),
+            ms,
+            ms / max(len(records), 1),
+        )
         return lines
 
     def watching(self) -> int:
@@ -142,8 +154,9 @@ class Service:
 
     # -- jobs -------------------------------------------------------------------------------------
 
-    def submit_ingest(self, case: str, paths: list[Path], force: bool = False, label: str = "",
-                      password: str | None = None) -> Job:
+    def submit_ingest(
+        self, case: str, paths: list[Path], force: bool = False, label: str = "", password: str | None = None
+    ) -> Job:
         record = self.writable_case(case)
         return self.jobs.submit(record.id, record.name, paths, force, label, password)
 

@@ -47,8 +47,14 @@ class _Watched:
 
 
 class FolderWatcher:
-    def __init__(self, app: CaseTrack, jobs: JobManager, submit: Submit, interval: float = WATCH_INTERVAL_S,
-                 settle_s: float = DEFAULT_SETTLE_S) -> None:
+    def __init__(
+        self,
+        app: CaseTrack,
+        jobs: JobManager,
+        submit: Submit,
+        interval: float = WATCH_INTERVAL_S,
+        settle_s: float = DEFAULT_SETTLE_S,
+    ) -> None:
         self.app = app
         self.jobs = jobs
         self.submit = submit
@@ -99,8 +105,12 @@ class FolderWatcher:
                 key = (record.id, folder["path"])
                 known = self._watched.get(key)
                 if known is None or known.watch.recursive != folder["recursive"]:
-                    known = _Watched(record.name, FolderWatch(Path(folder["path"]), folder["recursive"], self.settle_s))
-                    log.info("watching %s for case %s", safe_for_log(folder["path"]), safe_for_log(record.name))
+                    known = _Watched(
+                        record.name, FolderWatch(Path(folder["path"]), folder["recursive"], self.settle_s)
+                    )
+                    log.info(
+                        "watching %s for case %s", safe_for_log(folder["path"]), safe_for_log(record.name)
+                    )
                 current[key] = known
         for key in self._watched.keys() - current.keys():
             log.info("no longer watching %s", safe_for_log(key[1]))
@@ -118,9 +128,14 @@ class FolderWatcher:
                 self._submit(case_id, w, plan)
         except CaseTrackError as e:
             if w.watch.failed(e.message):
-                log.warning("watch of %s (case %s): %s %s (trying again every %g s)", folder,
-                            safe_for_log(w.case_name), safe_for_log(e.message), safe_for_log(e.hint or ""),
-                            self.interval)
+                log.warning(
+                    "watch of %s (case %s): %s %s (trying again every %g s)",
+                    folder,
+                    safe_for_log(w.case_name),
+                    safe_for_log(e.message),
+                    safe_for_log(e.hint or ""),
+                    self.interval,
+                )
             return
         if w.watch.recovered():
             log.info("watch of %s (case %s) works again", folder, safe_for_log(w.case_name))
@@ -137,8 +152,14 @@ class FolderWatcher:
         if job is not None and w.plan is not None:
             w.watch.done(w.plan, results_from_json(job.results))
             failed = [r for r in job.results if r.get("status") in ("error", "needs_ocr")]
-            log.info("watch job %s for case %s %s: %d file(s), %d failed or need OCR", job.id,
-                     safe_for_log(w.case_name), job.status, job.done, len(failed))
+            log.info(
+                "watch job %s for case %s %s: %d file(s), %d failed or need OCR",
+                job.id,
+                safe_for_log(w.case_name),
+                job.status,
+                job.done,
+                len(failed),
+            )
         w.job_id, w.plan = None, None
         return True
 
@@ -151,24 +172,45 @@ class FolderWatcher:
             done = apply_moves(self.app, case_id, plan, remove=False, wait=0.0)
         except CaseBusyError:
             w.watch.signature = None  # the folder is planned again at the next look
-            log.info("watch: %d renamed file(s) in %s wait for case %s to be free", len(plan.rename),
-                     safe_for_log(str(w.watch.folder)), safe_for_log(w.case_name))
+            log.info(
+                "watch: %d renamed file(s) in %s wait for case %s to be free",
+                len(plan.rename),
+                safe_for_log(str(w.watch.folder)),
+                safe_for_log(w.case_name),
+            )
             return
         for old, new in done.renamed:
-            log.info("watch: %s renamed to %s in case %s (nothing ingested again)", safe_for_log(old),
-                     safe_for_log(new), safe_for_log(w.case_name))
+            log.info(
+                "watch: %s renamed to %s in case %s (nothing ingested again)",
+                safe_for_log(old),
+                safe_for_log(new),
+                safe_for_log(w.case_name),
+            )
 
     def _submit(self, case_id: str, w: _Watched, plan: SyncPlan) -> None:
         for f in w.watch.new_waiting:
-            log.info("watch: %s is still being copied; read once unchanged for %g s", safe_for_log(f.path),
-                     self.settle_s)
+            log.info(
+                "watch: %s is still being copied; read once unchanged for %g s",
+                safe_for_log(f.path),
+                self.settle_s,
+            )
         if plan.rename:
             self._follow_renames(case_id, w, plan)
-        busy = {p for job in self.jobs.active() if job.kind == "ingest" and job.case_id == case_id for p in job.paths}
+        busy = {
+            p
+            for job in self.jobs.active()
+            if job.kind == "ingest" and job.case_id == case_id
+            for p in job.paths
+        }
         paths = [p for p in plan.to_ingest() if str(p) not in busy]
         if not paths:
             return
         job = self.submit(case_id, paths, f"watch {w.watch.folder}")
         w.job_id, w.plan = job.id, plan
-        log.info("watch: %d new or changed file(s) in %s: job %s for case %s", len(paths),
-                 safe_for_log(str(w.watch.folder)), job.id, safe_for_log(w.case_name))
+        log.info(
+            "watch: %d new or changed file(s) in %s: job %s for case %s",
+            len(paths),
+            safe_for_log(str(w.watch.folder)),
+            job.id,
+            safe_for_log(w.case_name),
+        )

@@ -35,7 +35,9 @@ class FileType(StrEnum):
     RTF = "rtf"
     IMAGE = "image"
     HTML = "html"
-    EMAIL = "email"  # an e-mail message (.eml): headers and body; its attachments become documents of their own
+    EMAIL = (
+        "email"  # an e-mail message (.eml): headers and body; its attachments become documents of their own
+    )
     MBOX = "mbox"  # a mailbox file holding many e-mails: never a document itself, each message is one
 
 

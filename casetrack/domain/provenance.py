@@ -64,7 +64,9 @@ class Provenance:
             parts.append(f"paras. {self.paragraph_start}-{self.paragraph_end}")
         if self.line_start > 0 and self.lines_citable:
             parts.append(
-                f"l. {self.line_start}" if self.line_start == self.line_end else f"ll. {self.line_start}-{self.line_end}"
+                f"l. {self.line_start}"
+                if self.line_start == self.line_end
+                else f"ll. {self.line_start}-{self.line_end}"
             )
         cite = ", ".join(parts)
         return f"{cite} ({self.bates})" if self.bates else cite
@@ -135,5 +137,7 @@ class ChunkDraft:
             bates=self.bates,
             transcript=self.transcript if self.line_pages else None,
             transcript_page=self.line_pages[0] if self.line_pages else None,
-            transcript_page_end=self.line_pages[-1] if self.line_pages and self.line_pages[-1] != self.line_pages[0] else None,
+            transcript_page_end=self.line_pages[-1]
+            if self.line_pages and self.line_pages[-1] != self.line_pages[0]
+            else None,
         )

@@ -28,7 +28,9 @@ class SourceJson(TypedDict):
     char_start: int
     char_end: int
     extraction_method: str
-    ocr_confidence: float | None  # OCR'd text: the cited lines' mean word confidence (0-100); null when native
+    ocr_confidence: (
+        float | None
+    )  # OCR'd text: the cited lines' mean word confidence (0-100); null when native
     bates: str | None  # the page's production (Bates) stamp, when it carries one
     section: str | None  # statutes and structured texts: the structural path ("Lei 8.078/1990 › Art. 49")
     # Deposition and hearing transcripts: the document's cite label ("Smith Dep.", "Tr."), the
@@ -109,7 +111,9 @@ class DocumentSummary(CaseDocument):
     process_numbers: list[str]
     tribunals: list[str]
     tags: list[str]
-    attachment_of: DocumentLink | None  # an e-mail's attachment: the e-mail it came with (ingest/attachments.py)
+    attachment_of: (
+        DocumentLink | None
+    )  # an e-mail's attachment: the e-mail it came with (ingest/attachments.py)
     attachments: list[DocumentLink]  # an e-mail: its attachments, each a document of its own
 
 
@@ -220,7 +224,9 @@ class StatusReport(TypedDict):
     version: str
     data_dir: str
     models_dir: str
-    models_source: str  # how models_dir was found: explicit | data_dir | install | empty (config.MODELS_SOURCES)
+    models_source: (
+        str  # how models_dir was found: explicit | data_dir | install | empty (config.MODELS_SOURCES)
+    )
     models_install_dir: str  # where downloads and imports install models
     models_missing: list[MissingModelJson]  # what the memory mode would use and is not installed
     models_fix: ModelsFixJson | None  # None when nothing is missing

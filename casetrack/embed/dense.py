@@ -134,7 +134,9 @@ class DenseEncoder(EncoderBase):
         # Sorting by length keeps similar lengths in one batch, so little compute goes to padding.
         for rows in bucketed(encodings, batch_size, self._max_batch_tokens):
             out[rows] = self._run([encodings[i] for i in rows])
-        logger.debug("%s: encoded %d texts in %.2f s", self._spec.name, len(texts), time.perf_counter() - started)
+        logger.debug(
+            "%s: encoded %d texts in %.2f s", self._spec.name, len(texts), time.perf_counter() - started
+        )
         return out
 
     def _run(self, batch: list[Encoding]) -> npt.NDArray[np.float32]:

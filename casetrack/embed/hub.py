@@ -81,8 +81,12 @@ def download(
             "against known hashes.",
             f"Run `casetrack models download --slot {entry.slot} --allow-unpinned` to take the hub's current "
             "files (the commit is recorded), or `casetrack models import DIR` with files you trust.",
-            fix=Fix("Take the hub's current files (the commit is recorded), or import files you trust with "
-                    "import_models", tool="download_models", args={"models": [entry.id], "allow_unpinned": True}),
+            fix=Fix(
+                "Take the hub's current files (the commit is recorded), or import files you trust with "
+                "import_models",
+                tool="download_models",
+                args={"models": [entry.id], "allow_unpinned": True},
+            ),
         )
     try:  # the same folder on every run, so the files an interrupted run finished are reused
         label = f"download-{entry.id}-{(entry.revision or 'unpinned')[:12]}"
@@ -115,7 +119,9 @@ def download(
     return install_catalog_model(staging, entry, records, models_dir, revision)
 
 
-def fetch(url: str, dest: Path, size: int | None, report: Callable[[int, int | None], None] | None = None) -> None:
+def fetch(
+    url: str, dest: Path, size: int | None, report: Callable[[int, int | None], None] | None = None
+) -> None:
     """Fetch `url` into `dest`, continuing `dest.part` if an earlier try left one (Range request).
 
     A finished `dest` of the right size is kept as is (its hash is checked by the caller). A
@@ -146,18 +152,24 @@ def fetch(url: str, dest: Path, size: int | None, report: Callable[[int, int | N
             stalls = 0 if now > have else stalls + 1
             if stalls >= STALLS:
                 raise
-            logger.warning("Transfer of %s broke at %d bytes (%s); resuming", dest.name, now, type(e).__name__)
+            logger.warning(
+                "Transfer of %s broke at %d bytes (%s); resuming", dest.name, now, type(e).__name__
+            )
             time.sleep(min(0.5 * stalls, 4.0))
     part.replace(dest)
 
 
-def _get(url: str, part: Path, have: int, size: int | None, report: Callable[[int, int | None], None] | None) -> bool:
+def _get(
+    url: str, part: Path, have: int, size: int | None, report: Callable[[int, int | None], None] | None
+) -> bool:
     """One GET from byte `have` on, appended to `part`; True when the body arrived whole."""
     headers = {"Accept-Encoding": "identity"}  # raw bytes: Range offsets are file offsets
     if have:
         headers["Range"] = f"bytes={have}-"
     # huggingface-hub's session: its offline switch (HF_HUB_OFFLINE) still refuses the request.
-    with get_session().stream("GET", url, headers=headers, timeout=constants.HF_HUB_DOWNLOAD_TIMEOUT) as response:
+    with get_session().stream(
+        "GET", url, headers=headers, timeout=constants.HF_HUB_DOWNLOAD_TIMEOUT
+    ) as response:
         hf_raise_for_status(response)
         if have and response.status_code != 206:  # the server ignored the Range: the body is the whole file
             have = 0
@@ -327,9 +339,12 @@ def _unavailable(entry: ProductionModel, models_dir: Path, reason: str) -> HubUn
     )
     if entry.pack_folder:
         hint += f" Meanwhile the offline pack's stand-in: `casetrack models import PACK/{entry.pack_folder}`."
-    fix = Fix(f"Install it offline: copy a folder holding {', '.join(f.path for f in entry.files)} of "
-              f"{entry.hub_repo} ({pinned}) to this computer, then import it", tool="import_models",
-              args={"folder_path": "FOLDER", "model_id": entry.id})
+    fix = Fix(
+        f"Install it offline: copy a folder holding {', '.join(f.path for f in entry.files)} of "
+        f"{entry.hub_repo} ({pinned}) to this computer, then import it",
+        tool="import_models",
+        args={"folder_path": "FOLDER", "model_id": entry.id},
+    )
     return HubUnavailableError(f"Could not download {entry.id} from the model hub: {reason}.", hint, fix=fix)
 
 
@@ -338,8 +353,12 @@ def _mismatch(entry: ProductionModel, cf: CatalogFile, expected: str, actual: st
         f"Refused {cf.path} of {entry.id}: {why} (expected {expected}, got {actual}). Nothing was installed.",
         "Run `casetrack models download` again; if it fails the same way, get the files another way and run "
         "`casetrack models import DIR`.",
-        fix=Fix("Download it again; if it fails the same way, copy the files to this computer and use "
-                "import_models", tool="download_models", args={"models": [entry.id]}),
+        fix=Fix(
+            "Download it again; if it fails the same way, copy the files to this computer and use "
+            "import_models",
+            tool="download_models",
+            args={"models": [entry.id]},
+        ),
     )
 
 

@@ -62,8 +62,6 @@ def import_models(
         raise InstallError(f"Could not install into {models_dir}: {e}.", IMPORT_HINT) from e
 
 
-
-
 def carry_over(location: ModelsLocation | None) -> list[InstallResult]:
     """Before a download or import into `location.write`: when that folder holds no model yet
     and comes before the folder search reads (the install's own, say), copy the models in use
@@ -71,9 +69,18 @@ def carry_over(location: ModelsLocation | None) -> list[InstallResult]:
     if location is None or not location.write_comes_first or holds_models(location.write):
         return []
     results = import_models(location.read, location.write)
-    return [InstallResult(r.name, r.folder, r.slot, r.catalog_id, r.revision, r.replaced,
-                          warnings=(f"copied from {location.read}, the models folder in use until now",))
-            for r in results]
+    return [
+        InstallResult(
+            r.name,
+            r.folder,
+            r.slot,
+            r.catalog_id,
+            r.revision,
+            r.replaced,
+            warnings=(f"copied from {location.read}, the models folder in use until now",),
+        )
+        for r in results
+    ]
 
 
 def shadowed_warning(location: ModelsLocation | None) -> str | None:
@@ -81,6 +88,8 @@ def shadowed_warning(location: ModelsLocation | None) -> str | None:
     (an explicit folder that cannot be written): search will not see what is installed."""
     if location is None or location.write == location.read or location.write_comes_first:
         return None
-    return (f"Installed in {location.write}, but search reads {location.read}, which comes first and cannot be "
-            f"written: copy the new model folder into {location.read}, or point --models-dir "
-            f"(CASETRACK_MODELS_DIR) at {location.write}.")
+    return (
+        f"Installed in {location.write}, but search reads {location.read}, which comes first and cannot be "
+        f"written: copy the new model folder into {location.read}, or point --models-dir "
+        f"(CASETRACK_MODELS_DIR) at {location.write}."
+    )

@@ -132,8 +132,10 @@ def verify(models_dir: Path) -> list[VerifyResult]:
             continue
         files = spec.extra.get("files")
         recorded: dict[str, Any] = files if isinstance(files, dict) else {}
-        checks = tuple(_check_file(folder, path, recorded.get(path) or {}) for path in
-                       sorted(set(recorded) | {spec.onnx_file, spec.tokenizer_file}))
+        checks = tuple(
+            _check_file(folder, path, recorded.get(path) or {})
+            for path in sorted(set(recorded) | {spec.onnx_file, spec.tokenizer_file})
+        )
         problems = [f"{c.path}: {_SAYS[c.status]}" for c in checks if c.status in _SAYS]
         if not problems:
             try:
@@ -157,10 +159,19 @@ def list_models(models_dir: Path, tier: Tier, catalog: Catalog | None = None) ->
         for spec in serving:
             entry = catalog.find_by_hub_repo(spec.hub_repo_for_users)
             size = sum(p.stat().st_size for p in spec.path.rglob("*") if p.is_file())
-            rows.append(SlotRow(
-                slot, info.purpose, True, where, spec.name, str(spec.path), size, spec.fingerprint,
-                str(spec.extra.get("catalog_id") or (entry.id if entry else "")) or None,
-            ))
+            rows.append(
+                SlotRow(
+                    slot,
+                    info.purpose,
+                    True,
+                    where,
+                    spec.name,
+                    str(spec.path),
+                    size,
+                    spec.fingerprint,
+                    str(spec.extra.get("catalog_id") or (entry.id if entry else "")) or None,
+                )
+            )
     return rows
 
 

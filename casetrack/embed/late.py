@@ -53,6 +53,7 @@ from casetrack.errors import ModelNotFoundError
 logger = logging.getLogger(__name__)
 Vectors = npt.NDArray[np.float32]
 
+
 def default_pruning(spec: ModelSpec) -> TokenPruning:
     """The pruning rule for stored documents: keep [CLS], markers and [SEP]; drop punctuation
     only if model.json sets `skip_punctuation` (a model trained with ColBERT's skiplist); cap

@@ -241,7 +241,10 @@ class EncoderPool:
             idle = [p for p, e in self._loaded.items() if e.last_used <= cutoff and not self._in_use.get(p)]
             names = [self._loaded[p].spec.name for p in idle]
             for path in idle:
-                self._unload(path, f"unused for {idle_s / 60:.0f} min" if idle_s >= 60 else f"unused for {idle_s:.0f} s")
+                self._unload(
+                    path,
+                    f"unused for {idle_s / 60:.0f} min" if idle_s >= 60 else f"unused for {idle_s:.0f} s",
+                )
             return names
 
     def _build(self, slot: str, spec: ModelSpec) -> Any:

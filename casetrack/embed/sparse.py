@@ -160,7 +160,7 @@ class SparseEncoder(EncoderBase):
 
     @property
     def query_mode(self) -> str:
-        """"idf" (tokenizer + IDF table, no model call) or "model" (queries run the model)."""
+        """ "idf" (tokenizer + IDF table, no model call) or "model" (queries run the model)."""
         return "model" if self._idf is None else "idf"
 
     @property

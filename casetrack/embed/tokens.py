@@ -40,7 +40,9 @@ def load_tokenizer(spec: ModelSpec, truncate_at: int | None = None) -> Tokenizer
         tokenizer = Tokenizer.from_file(str(spec.tokenizer_path))
     # tokenizers raises a bare Exception for unreadable or malformed files.
     except Exception as e:
-        raise ModelNotFoundError(f"Could not load the tokenizer {spec.tokenizer_path}: {e}", REIMPORT_HINT) from e
+        raise ModelNotFoundError(
+            f"Could not load the tokenizer {spec.tokenizer_path}: {e}", REIMPORT_HINT
+        ) from e
     tokenizer.no_padding()
     if truncate_at is None:
         tokenizer.no_truncation()

@@ -126,7 +126,7 @@ def _not_ingested(what: str, filename: str, child: Outcome) -> str:
     """ "attachment data.xlsx not ingested: unsupported file type (...). <the fix>" """
     error = child.error or child.status
     if error.startswith(f"{filename}: "):
-        error = error[len(filename) + 2:]
+        error = error[len(filename) + 2 :]
     return f"{what} {filename} not ingested: {error}" + (f" {child.hint}" if child.hint else "")
 
 
@@ -162,8 +162,14 @@ def delete_with_attachments(store: CaseStore, doc_id: str) -> list[str]:
 
 
 def ingest_attachments(
-    store: CaseStore, ingest: IngestOne, parts: MessageParts, result: Outcome, origin: Origin | None,
-    email_fields: Mapping[str, str], force: bool, progress: Progress,
+    store: CaseStore,
+    ingest: IngestOne,
+    parts: MessageParts,
+    result: Outcome,
+    origin: Origin | None,
+    email_fields: Mapping[str, str],
+    force: bool,
+    progress: Progress,
 ) -> None:
     """Ingest the attachments of the e-mail `result` just stored (see the module's docstring)."""
     parent_id, parent_name = result.document_id, result.name
@@ -173,23 +179,31 @@ def ingest_attachments(
     source = origin.source_path if origin else _source_of(store, parent_id)
     children = linked_children(store, parent_id)
     if parts.attachments and depth > MAX_DEPTH:
-        result.warnings.append(f"{len(parts.attachments)} attachment(s) not opened: the e-mail is attached inside "
-                               f"{MAX_DEPTH} other e-mails; save them from the mail program and ingest them")
+        result.warnings.append(
+            f"{len(parts.attachments)} attachment(s) not opened: the e-mail is attached inside "
+            f"{MAX_DEPTH} other e-mails; save them from the mail program and ingest them"
+        )
         return
     inherited = {k: v for k, v in email_fields.items() if k in ("from", "to", "cc", "subject")}
     companions = origin.companions if origin else ()
     for attached in parts.attachments:
         own = children.pop(attached.filename, None)
         child_origin = Origin(
-            source_path=source, name=_unique(store, f"{parent_name} › {attached.filename}", own), doc_id=own,
+            source_path=source,
+            name=_unique(store, f"{parent_name} › {attached.filename}", own),
+            doc_id=own,
             meta={"attachment_of": {"document_id": parent_id, "name": parent_name, "key": attached.filename}},
-            fields=inherited, companions=companions, depth=depth,
+            fields=inherited,
+            companions=companions,
+            depth=depth,
         )
         try:
             path = _scratch_file(store.dir, attached.filename, attached.data())
         except OSError as e:
-            result.warnings.append(f"attachment {attached.filename} could not be written to the case folder "
-                                   f"({e.strerror or e}); it was not ingested")
+            result.warnings.append(
+                f"attachment {attached.filename} could not be written to the case folder "
+                f"({e.strerror or e}); it was not ingested"
+            )
             continue
         try:
             child = ingest(path, child_origin, force, progress)
@@ -228,8 +242,9 @@ def _message_label(data: bytes) -> tuple[str, str]:
     return message_id or hashlib.sha256(data).hexdigest(), f"{day} {subject}"
 
 
-def ingest_mailbox(store: CaseStore, ingest: IngestOne, path: Path, result: Outcome, force: bool,
-                   progress: Progress) -> None:
+def ingest_mailbox(
+    store: CaseStore, ingest: IngestOne, path: Path, result: Outcome, force: bool, progress: Progress
+) -> None:
     """Each message of the mailbox `path` as an e-mail document (see the module's docstring)."""
     label = path.parent.name if path.name.lower() == "mbox" else path.name  # Apple Mail: Inbox.mbox/mbox
     result.file_type = "mbox"
@@ -242,9 +257,15 @@ def ingest_mailbox(store: CaseStore, ingest: IngestOne, path: Path, result: Outc
     for number, data in enumerate(mbox_messages(path), 1):
         key, title = _message_label(data)
         own = known.get(key)
-        origin = Origin(source_path=str(path), name=_unique(store, f"{label} › {title}", own), doc_id=own,
-                        meta={"mailbox": {"path": str(path), "name": label, "key": key, "number": number}},
-                        fields={"mailbox": label}, companions=companions, depth=0)
+        origin = Origin(
+            source_path=str(path),
+            name=_unique(store, f"{label} › {title}", own),
+            doc_id=own,
+            meta={"mailbox": {"path": str(path), "name": label, "key": key, "number": number}},
+            fields={"mailbox": label},
+            companions=companions,
+            depth=0,
+        )
         scratch = _scratch_file(store.dir, safe_filename(f"{title}.eml", "message/rfc822", number), data)
         try:
             child = ingest(scratch, origin, force, progress)
@@ -258,8 +279,10 @@ def ingest_mailbox(store: CaseStore, ingest: IngestOne, path: Path, result: Outc
 def _mailbox_status(path: Path, result: Outcome) -> None:
     messages = result.messages
     if not messages:
-        raise CorruptFileError(f"{path.name} holds no e-mail: no message starts with a \"From \" envelope line.",
-                               "Export the mailbox again from the mail program (as .mbox) and ingest that.")
+        raise CorruptFileError(
+            f'{path.name} holds no e-mail: no message starts with a "From " envelope line.',
+            "Export the mailbox again from the mail program (as .mbox) and ingest that.",
+        )
     statuses = [m["status"] for m in messages]
     result.chunks = sum(int(m.get("chunks") or 0) for m in messages)
     failed = [m for m in messages if m["status"] not in ("ingested", "replaced", "duplicate")]
@@ -272,5 +295,7 @@ def _mailbox_status(path: Path, result: Outcome) -> None:
         result.hint = "Every message is already in the case; use --force to ingest them again."
     else:
         result.status = "error"
-        result.error = f"{path.name}: none of its {len(messages)} messages could be ingested ({failed[0].get('error')})."
+        result.error = (
+            f"{path.name}: none of its {len(messages)} messages could be ingested ({failed[0].get('error')})."
+        )
         result.hint = failed[0].get("hint")

@@ -183,6 +183,6 @@ def model_mismatches(
             continue
         out[slot] = (
             f"Case '{case_name}' was embedded with {stored} for {slot} ({SLOTS[slot].purpose}), but the "
-            f"installed model is {spec.fingerprint}. Re-embed it: casetrack reembed --case \"{case_name}\""
+            f'installed model is {spec.fingerprint}. Re-embed it: casetrack reembed --case "{case_name}"'
         )
     return out

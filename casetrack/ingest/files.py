@@ -25,13 +25,20 @@ log = logging.getLogger(__name__)
 # line each ("save it as .docx"), instead of passing over a client's files in silence.
 REPORTED_EXTENSIONS = frozenset({".doc", ".wpd", ".odt", ".pages", ".xls", ".xlsx", ".ppt", ".pptx", ".msg"})
 
-_OUTSIDE = ("a link to a {what} outside the folder being ingested: not ingested (links may only point inside it).",
-            "To ingest that {what}, ingest it directly, from its own place.")
+_OUTSIDE = (
+    "a link to a {what} outside the folder being ingested: not ingested (links may only point inside it).",
+    "To ingest that {what}, ingest it directly, from its own place.",
+)
 _LOOP = ("a symbolic link loop (the link leads back to itself): skipped.", "Fix or remove the link.")
 _BROKEN = ("a link to a file that no longer exists: skipped.", "Fix or remove the link.")
-_UNREADABLE_DIR = ("this sub-folder cannot be read ({why}): its files were not ingested.",
-                   "Check the folder's permissions, then ingest the folder again.")
-_UNREADABLE = ("this file cannot be read ({why}): skipped.", "Check the file's permissions, then ingest it again.")
+_UNREADABLE_DIR = (
+    "this sub-folder cannot be read ({why}): its files were not ingested.",
+    "Check the folder's permissions, then ingest the folder again.",
+)
+_UNREADABLE = (
+    "this file cannot be read ({why}): skipped.",
+    "Check the file's permissions, then ingest it again.",
+)
 _NOT_A_FILE = ("not a regular file (a pipe, socket or device): skipped.", "Only documents can be ingested.")
 
 
@@ -49,8 +56,14 @@ class SkippedEntry:
         """The entry as a row of the ingest report: `FileResult(**entry.result_fields())`. Status
         "error" with its own `error_code`, as an unsupported file is reported, so every surface
         (the CLI's lines and --json, the job record, get_job) lists it without a new status."""
-        return {"path": str(self.path), "name": self.name, "status": "error", "error": self.reason,
-                "error_code": self.code, "hint": self.hint}
+        return {
+            "path": str(self.path),
+            "name": self.name,
+            "status": "error",
+            "error": self.reason,
+            "error_code": self.code,
+            "hint": self.hint,
+        }
 
 
 @dataclass
@@ -94,8 +107,9 @@ def scan_folder(folder: Path, recursive: bool) -> FolderScan:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as e:
             if here == folder:
-                raise CaseTrackError(f"{folder} cannot be read ({e.strerror or e}).",
-                                     "Check the folder's permissions.") from e
+                raise CaseTrackError(
+                    f"{folder} cannot be read ({e.strerror or e}).", "Check the folder's permissions."
+                ) from e
             _skip(scan, folder, here, "unreadable", _UNREADABLE_DIR, why=e.strerror or str(e))
             continue
         subfolders = [Path(e.path) for e in entries if _visit(e, root, folder, recursive, scan)]
@@ -107,7 +121,9 @@ def _root(folder: Path) -> Path:
     try:
         root = folder.resolve(strict=True)
     except (OSError, RuntimeError) as e:  # missing, or a link loop (RuntimeError in Python 3.11)
-        raise CaseTrackError(f"{folder} is not a folder.", "Pass the folder that holds the case's documents.") from e
+        raise CaseTrackError(
+            f"{folder} is not a folder.", "Pass the folder that holds the case's documents."
+        ) from e
     if not root.is_dir():
         raise CaseTrackError(f"{folder} is not a folder.", "Pass the folder that holds the case's documents.")
     return root
@@ -167,7 +183,9 @@ def _visit_link(path: Path, root: Path, folder: Path, recursive: bool, scan: Fol
         scan.files.append(path)
 
 
-def _skip(scan: FolderScan, folder: Path, path: Path, code: str, text: tuple[str, str], **values: str) -> None:
+def _skip(
+    scan: FolderScan, folder: Path, path: Path, code: str, text: tuple[str, str], **values: str
+) -> None:
     reason, hint = (t.format(**values) for t in text)
     name = str(path.relative_to(folder)) if path.is_relative_to(folder) else path.name
     scan.skipped.append(SkippedEntry(path, name, code, reason, hint))

@@ -54,9 +54,12 @@ def folder_record(raw: dict[str, Any]) -> FolderRecord:
     """A record read back from case.json (defaults for what it lacks)."""
     unsupported = raw.get("unsupported") if isinstance(raw.get("unsupported"), dict) else {}
     mailboxes = raw.get("mailboxes") if isinstance(raw.get("mailboxes"), dict) else {}
-    return FolderRecord(path=str(raw["path"]), recursive=bool(raw.get("recursive", False)),
-                        unsupported={str(k): list(v) for k, v in (unsupported or {}).items()},
-                        mailboxes={str(k): str(v) for k, v in (mailboxes or {}).items()})
+    return FolderRecord(
+        path=str(raw["path"]),
+        recursive=bool(raw.get("recursive", False)),
+        unsupported={str(k): list(v) for k, v in (unsupported or {}).items()},
+        mailboxes={str(k): str(v) for k, v in (mailboxes or {}).items()},
+    )
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,11 @@ class Removal:
     documents: tuple[str, ...]  # the names of every document that goes, attachments included
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": self.source_path, "document_ids": list(self.document_ids), "documents": list(self.documents)}
+        return {
+            "path": self.source_path,
+            "document_ids": list(self.document_ids),
+            "documents": list(self.documents),
+        }
 
 
 @dataclass
@@ -116,18 +123,33 @@ class SyncPlan:
         return [Path(c.file.path) for c in self.update] + [Path(f.path) for f in self.add]
 
     def counts(self) -> dict[str, int]:
-        return {"add": len(self.add), "update": len(self.update), "rename": len(self.rename),
-                "remove": len(self.remove), "remove_documents": sum(len(r.documents) for r in self.remove),
-                "unchanged": len(self.unchanged), "duplicate": len(self.duplicate),
-                "unsupported": len(self.unsupported), "in_progress": len(self.in_progress),
-                "skipped": len(self.skipped)}
+        return {
+            "add": len(self.add),
+            "update": len(self.update),
+            "rename": len(self.rename),
+            "remove": len(self.remove),
+            "remove_documents": sum(len(r.documents) for r in self.remove),
+            "unchanged": len(self.unchanged),
+            "duplicate": len(self.duplicate),
+            "unsupported": len(self.unsupported),
+            "in_progress": len(self.in_progress),
+            "skipped": len(self.skipped),
+        }
 
     @property
     def folder_empty(self) -> bool:
         """The walk found no file at all: an unmounted drive's empty mount point looks the same, so
         the callers keep the documents (removing a whole folder's takes `documents delete`)."""
-        return not (self.add or self.update or self.rename or self.unchanged or self.duplicate or self.unsupported
-                    or self.in_progress or self.skipped)
+        return not (
+            self.add
+            or self.update
+            or self.rename
+            or self.unchanged
+            or self.duplicate
+            or self.unsupported
+            or self.in_progress
+            or self.skipped
+        )
 
     @property
     def changes(self) -> bool:
@@ -135,13 +157,21 @@ class SyncPlan:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "folder": self.folder, "recursive": self.recursive, "counts": self.counts(),
-            "add": [f.to_json() for f in self.add], "update": [c.to_json() for c in self.update],
-            "rename": [c.to_json() for c in self.rename], "remove": [r.to_json() for r in self.remove],
-            "unchanged": [f.name for f in self.unchanged], "duplicate": [c.to_json() for c in self.duplicate],
+            "folder": self.folder,
+            "recursive": self.recursive,
+            "counts": self.counts(),
+            "add": [f.to_json() for f in self.add],
+            "update": [c.to_json() for c in self.update],
+            "rename": [c.to_json() for c in self.rename],
+            "remove": [r.to_json() for r in self.remove],
+            "unchanged": [f.name for f in self.unchanged],
+            "duplicate": [c.to_json() for c in self.duplicate],
             "unsupported": [f.to_json() for f in self.unsupported],
             "in_progress": [f.to_json() for f in self.in_progress],
-            "skipped": [{"name": s.name, "path": str(s.path), "code": s.code, "reason": s.reason} for s in self.skipped],
+            "skipped": [
+                {"name": s.name, "path": str(s.path), "code": s.code, "reason": s.reason}
+                for s in self.skipped
+            ],
         }
 
 
@@ -156,23 +186,46 @@ def is_mailbox(path: str) -> bool:
     return name == "mbox" or name.endswith(".mbox")
 
 
-def plan_sync(folder: Path, recursive: bool, documents: list[JournalEntry], record: FolderRecord | None = None,
-              settle_s: float = DEFAULT_SETTLE_S, now: float | None = None, hashes: HashCache | None = None) -> SyncPlan:
+def plan_sync(
+    folder: Path,
+    recursive: bool,
+    documents: list[JournalEntry],
+    record: FolderRecord | None = None,
+    settle_s: float = DEFAULT_SETTLE_S,
+    now: float | None = None,
+    hashes: HashCache | None = None,
+) -> SyncPlan:
     """What mirroring `folder` in a case holding `documents` (committed) would do; changes nothing.
     `record`: what the last sync of this folder remembered; `hashes`: a cache kept between calls."""
     scan = scan_folder(folder, recursive)
     root = real_path(folder)
     plan = SyncPlan(str(root), recursive, skipped=list(scan.skipped))
     present: set[str] = set()
-    files = _fingerprint(scan.files, folder, record, settle_s, time.time() if now is None else now,
-                         {} if hashes is None else hashes, plan, present)
+    files = _fingerprint(
+        scan.files,
+        folder,
+        record,
+        settle_s,
+        time.time() if now is None else now,
+        {} if hashes is None else hashes,
+        plan,
+        present,
+    )
     keep = [str(real_path(s.path)) for s in scan.skipped if s.code in _KEEP_CODES]
     _match(plan, files, documents, _Scope(root, recursive, present, keep), record)
     return plan
 
 
-def _fingerprint(paths: list[Path], folder: Path, record: FolderRecord | None, settle_s: float, now: float,
-                 hashes: HashCache, plan: SyncPlan, present: set[str]) -> list[FolderFile]:
+def _fingerprint(
+    paths: list[Path],
+    folder: Path,
+    record: FolderRecord | None,
+    settle_s: float,
+    now: float,
+    hashes: HashCache,
+    plan: SyncPlan,
+    present: set[str],
+) -> list[FolderFile]:
     """The settled files with their SHA-256; the others go to the plan's unsupported / in_progress."""
     unsupported = record["unsupported"] if record else {}
     files = []
@@ -231,8 +284,13 @@ class _Scope:
         return not any(source_path == k or Path(source_path).is_relative_to(k) for k in self.keep)
 
 
-def _match(plan: SyncPlan, files: list[FolderFile], documents: list[JournalEntry], scope: _Scope,
-           record: FolderRecord | None) -> None:
+def _match(
+    plan: SyncPlan,
+    files: list[FolderFile],
+    documents: list[JournalEntry],
+    scope: _Scope,
+    record: FolderRecord | None,
+) -> None:
     top = {e.source_path: e for e in documents if not contained(e) and scope.holds(e.source_path)}
     boxes: dict[str, list[JournalEntry]] = {}
     for e in documents:

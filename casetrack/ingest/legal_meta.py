@@ -42,8 +42,15 @@ _SUFFIXES = (".yaml", ".yml")
 MAX_CHARS = 1_500_000
 MAX_PLACES = 40  # places kept per cited authority and document
 _MAX_YAML_BYTES = 256_000
-_ALIASES = {"doc_type": "type", "doc_date": "date", "process_number": "process", "process_numbers": "process",
-            "tribunals": "tribunal", "languages": "language", "tag": "tags"}
+_ALIASES = {
+    "doc_type": "type",
+    "doc_date": "date",
+    "process_number": "process",
+    "process_numbers": "process",
+    "tribunals": "tribunal",
+    "languages": "language",
+    "tag": "tags",
+}
 
 
 def is_companion(path: Path) -> bool:
@@ -69,11 +76,17 @@ def read_companion(path: Path) -> tuple[dict[str, Any], str | None]:
         data = yaml.safe_load(raw.decode("utf-8-sig", errors="replace"))
     except (OSError, yaml.YAMLError) as e:
         reason = str(e).splitlines()[0] if str(e) else type(e).__name__
-        return {}, f"{path.name}: not valid YAML ({reason}); its metadata was not applied. Fix the file and ingest again."
+        return (
+            {},
+            f"{path.name}: not valid YAML ({reason}); its metadata was not applied. Fix the file and ingest again.",
+        )
     if data is None:
         return {}, None
     if not isinstance(data, Mapping):
-        return {}, f"{path.name}: expected 'key: value' lines, found a {type(data).__name__}; its metadata was not applied."
+        return (
+            {},
+            f"{path.name}: expected 'key: value' lines, found a {type(data).__name__}; its metadata was not applied.",
+        )
     return {_ALIASES.get(str(k).strip().lower(), str(k).strip()): v for k, v in data.items()}, None
 
 
@@ -106,7 +119,9 @@ def apply_companion(legal: dict[str, Any], data: Mapping[str, Any], source: str,
             elif key == "date":
                 when = _date(value)
                 if when is None:
-                    warnings.append(f"{source}: date {value!r} is not YYYY-MM-DD; kept the date read from the text.")
+                    warnings.append(
+                        f"{source}: date {value!r} is not YYYY-MM-DD; kept the date read from the text."
+                    )
                     continue
                 legal["doc_date"] = when
             elif key == "tribunal":
@@ -165,8 +180,13 @@ def cites_by_chunk(
 
 def email_fields(headers: EmailHeaders) -> dict[str, str]:
     """An e-mail's headers as custom fields (what `--field KEY=VALUE` reads)."""
-    values = {"from": ", ".join(headers.sender), "to": ", ".join(headers.to), "cc": ", ".join(headers.cc),
-              "subject": headers.subject, "message_id": headers.message_id}
+    values = {
+        "from": ", ".join(headers.sender),
+        "to": ", ".join(headers.to),
+        "cc": ", ".join(headers.cc),
+        "subject": headers.subject,
+        "message_id": headers.message_id,
+    }
     return {k: v for k, v in values.items() if v}
 
 
@@ -175,14 +195,21 @@ def apply_email(legal: dict[str, Any], headers: EmailHeaders) -> None:
     legal["doc_type"], legal["doc_type_confidence"] = "email", 1.0
     if headers.date:
         legal["doc_date"] = headers.date[:10]
-    legal["parties"] = [{"role": role, "name": address} for role, addresses in
-                        (("from", headers.sender), ("to", headers.to), ("cc", headers.cc)) for address in addresses]
+    legal["parties"] = [
+        {"role": role, "name": address}
+        for role, addresses in (("from", headers.sender), ("to", headers.to), ("cc", headers.cc))
+        for address in addresses
+    ]
     legal["fields"] = {**(legal.get("fields") or {}), **email_fields(headers)}
 
 
 def legal_metadata(
-    parsed: ParsedDocument, path: Path, drafts: Sequence[ChunkDraft] = (), email: EmailHeaders | None = None,
-    inherited: Mapping[str, str] | None = None, companions: Sequence[Path] | None = None,
+    parsed: ParsedDocument,
+    path: Path,
+    drafts: Sequence[ChunkDraft] = (),
+    email: EmailHeaders | None = None,
+    inherited: Mapping[str, str] | None = None,
+    companions: Sequence[Path] | None = None,
 ) -> tuple[dict[str, Any], list[str]]:
     """`meta["legal"]` for a parsed document, and the warnings its companion files gave.
     `drafts`: its chunks, to place each cited authority in one (`cites`). `email`: an e-mail's

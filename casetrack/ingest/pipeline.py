@@ -62,7 +62,9 @@ class FileResult:
     ocr_pages: list[int] = field(default_factory=list)  # pages read by OCR
     ocr_confidence: float | None = None  # their mean word confidence (0-100)
     low_confidence_pages: list[int] = field(default_factory=list)  # OCR'd under LOW_CONFIDENCE: check them
-    blank_pages: list[int] = field(default_factory=list)  # pages with no text at all (read, not waiting for OCR)
+    blank_pages: list[int] = field(
+        default_factory=list
+    )  # pages with no text at all (read, not waiting for OCR)
     bates: str | None = None  # the first and last Bates stamps ("ABC0001200 - ABC0001300")
     doc_type: str | None = None  # the legal document type (ingest/legal_meta.py), e.g. "contract", "acordao"
     doc_date: str | None = None  # the document's own date, YYYY-MM-DD
@@ -101,7 +103,11 @@ class Ingestor:
     """Ingests files into one case (the caller holds its writer lock) with the process's pool."""
 
     def __init__(
-        self, store: CaseStore, pool: EmbedderPool, parse: Parse | None = None, ocr_languages: str | None = None,
+        self,
+        store: CaseStore,
+        pool: EmbedderPool,
+        parse: Parse | None = None,
+        ocr_languages: str | None = None,
         keep_revoked: bool = False,
     ) -> None:
         """`parse`: how files are parsed (default: in this process; the daemon passes a child
@@ -114,7 +120,9 @@ class Ingestor:
         self._parse: Parse = parse or _parse_here
         self.language = store.record.language
         self.keep_revoked = keep_revoked
-        self.ocr_languages = languages_for(self.language) if ocr_languages is None else (ocr_languages or None)
+        self.ocr_languages = (
+            languages_for(self.language) if ocr_languages is None else (ocr_languages or None)
+        )
         # Chunk sizes are counted in E1 tokens, the model with the tightest use of its window.
         self.primary = pool.get("E1", self.language)
 
@@ -132,20 +140,29 @@ class Ingestor:
         self, path: Path, force: bool, password: str | None, progress: Progress, origin: Origin | None
     ) -> FileResult:
         started = time.monotonic()
-        result = FileResult(path=origin.source_path if origin else str(path), name=origin.name if origin else path.name,
-                            status="error")
+        result = FileResult(
+            path=origin.source_path if origin else str(path),
+            name=origin.name if origin else path.name,
+            status="error",
+        )
         try:
             self._ingest_any(real_path(path.expanduser()), force, password, progress, result, origin)
         except ParseError as e:
             result.status = "needs_ocr" if isinstance(e, NoTextError) else "error"
             result.error, result.hint, result.error_code = e.message, e.hint, e.code
             if isinstance(e, ScanNotReadError):  # `casetrack reocr` takes it once OCR can run
-                pending_ocr.add(self.store.dir, Path(origin.source_path) if origin else real_path(path.expanduser()),
-                                e.message)
+                pending_ocr.add(
+                    self.store.dir,
+                    Path(origin.source_path) if origin else real_path(path.expanduser()),
+                    e.message,
+                )
         except CaseTrackError as e:
             result.error, result.hint, result.error_code = e.message, e.hint, "error"
         except MemoryError:
-            result.error, result.error_code = f"{path.name}: ran out of memory while processing it.", "too_large"
+            result.error, result.error_code = (
+                f"{path.name}: ran out of memory while processing it.",
+                "too_large",
+            )
             result.hint = "Split the file (e.g. by page ranges) and ingest the parts."
         except Exception as e:  # a parser bug on hostile input must not end the batch
             log.error("unexpected failure on %s:\n%s", safe_for_log(str(path)), traceback.format_exc())
@@ -155,8 +172,15 @@ class Ingestor:
         result.seconds = round(time.monotonic() - started, 3)
         return result
 
-    def _ingest_any(self, path: Path, force: bool, password: str | None, progress: Progress, result: FileResult,
-                    origin: Origin | None) -> None:
+    def _ingest_any(
+        self,
+        path: Path,
+        force: bool,
+        password: str | None,
+        progress: Progress,
+        result: FileResult,
+        origin: Origin | None,
+    ) -> None:
         """A file, a mailbox (each message), or an e-mail and then its attachments."""
         if origin is None:
             clear_scratch(self.store.dir)
@@ -166,11 +190,24 @@ class Ingestor:
         mail = self._ingest(path, force, password, progress, result, origin)
         if mail is not None and result.status in ("ingested", "replaced"):
             headers, parts = mail
-            ingest_attachments(self.store, self.ingest_contained, parts, result, origin, email_fields(headers), force,
-                               progress)
+            ingest_attachments(
+                self.store,
+                self.ingest_contained,
+                parts,
+                result,
+                origin,
+                email_fields(headers),
+                force,
+                progress,
+            )
 
     def _ingest(
-        self, path: Path, force: bool, password: str | None, progress: Progress, result: FileResult,
+        self,
+        path: Path,
+        force: bool,
+        password: str | None,
+        progress: Progress,
+        result: FileResult,
         origin: Origin | None,
     ) -> tuple[EmailHeaders, MessageParts] | None:
         """Store one document; returns an e-mail's headers and parts (its attachments come next)."""
@@ -179,7 +216,9 @@ class Ingestor:
         if not path.is_file():
             raise CaseTrackError(f"{path} is not a file.", "Use `casetrack ingest-folder` for folders.")
         if path.stat().st_size > LARGE_FILE_BYTES:
-            result.warnings.append(f"large file ({path.stat().st_size // (1 << 20)} MB): this may take a while")
+            result.warnings.append(
+                f"large file ({path.stat().st_size // (1 << 20)} MB): this may take a while"
+            )
 
         sha = sha256_file(path)
         duplicate, existing = self._previous(path, sha, force, result, origin)
@@ -192,9 +231,15 @@ class Ingestor:
         # Each OCR'd page is kept under the case until the document is stored: an ingest
         # interrupted half-way through a long scan resumes at the page it stopped on.
         cache = self.store.dir / "ocr" / sha
-        options = ParseOptions(password=password, ocr_languages=self.ocr_languages, ocr_cache=str(cache),
-                               keep_revoked=self.keep_revoked)
-        parsed = self._parse(path, options=options, on_page=lambda done, total: progress("parse", done, total))
+        options = ParseOptions(
+            password=password,
+            ocr_languages=self.ocr_languages,
+            ocr_cache=str(cache),
+            keep_revoked=self.keep_revoked,
+        )
+        parsed = self._parse(
+            path, options=options, on_page=lambda done, total: progress("parse", done, total)
+        )
         progress("parse", 1, 1)
         plan = structure_plan(parsed, path.name)  # statutes and structured texts: chunks start at articles
         drafts = chunk_document(parsed, self.primary.count_tokens, breaks=plan.breaks if plan else None)
@@ -217,16 +262,24 @@ class Ingestor:
         embeddings = embed_chunks(self.pool, self.language, case, [d.text for d in drafts], progress)
         result.warnings += list(embeddings.missing.values())
         rows = chunk_rows(drafts, embeddings)
-        legal, legal_warnings = legal_metadata(parsed, path, drafts, email=mail[0] if mail else None,
-                                               inherited=origin.fields if origin else None,
-                                               companions=origin.companions if origin else None)
+        legal, legal_warnings = legal_metadata(
+            parsed,
+            path,
+            drafts,
+            email=mail[0] if mail else None,
+            inherited=origin.fields if origin else None,
+            companions=origin.companions if origin else None,
+        )
         result.warnings += legal_warnings
         result.doc_type, result.doc_date = legal.get("doc_type"), legal.get("doc_date")
         source = origin.source_path if origin else str(path)
         document_row = _document_row(path, name, sha, parsed, len(drafts), embeddings, result)
         document_row.update({"legal": legal, "source_path": source, **(origin.meta if origin else {})})
         if mail is not None:
-            document_row["email"] = {**mail[0].to_json(), "attachments": [f.filename for f in mail[1].attachments]}
+            document_row["email"] = {
+                **mail[0].to_json(),
+                "attachments": [f.filename for f in mail[1].attachments],
+            }
         progress("store", 0, 1)
         self.store.record_models({slot: use.to_json() for slot, use in embeddings.models.items()})
         try:
@@ -266,14 +319,18 @@ class Ingestor:
         if origin is not None:  # what it was last time, by its place in the e-mail or mailbox
             return False, journal.get(origin.doc_id) if origin.doc_id else None
         # a file: the same bytes or the same path, never another file's attachment
-        return False, next((e for e in (same_content, self._same_path(path)) if e and not _contained(e)), None)
+        return False, next(
+            (e for e in (same_content, self._same_path(path)) if e and not _contained(e)), None
+        )
 
     def _same_path(self, path: Path) -> JournalEntry | None:
         """The document ingested from `path` before (an e-mail's attachments share its path)."""
         entry = self.store.journal.find_by_path(str(path))
         if entry is None or not _contained(entry):
             return entry
-        return next((e for e in self.store.documents() if e.source_path == str(path) and not _contained(e)), None)
+        return next(
+            (e for e in self.store.documents() if e.source_path == str(path) and not _contained(e)), None
+        )
 
     def _unique_name(self, path: Path) -> str:
         """The file name, qualified by its folder when another document already has it."""
@@ -293,14 +350,17 @@ def _ocr_report(parsed: ParsedDocument, result: FileResult) -> None:
     """The ingest report's OCR facts: pages OCR'd, their confidence, the ones to check, Bates
     (the document row takes them from here: store/documents.py shows them), and blank pages (no
     text at all, native or OCR'd; a page still waiting for OCR is not blank: it is unread)."""
-    result.blank_pages = [p.number for p in parsed.pages if p.number is not None and not p.needs_ocr
-                          and not p.text.strip()]
+    result.blank_pages = [
+        p.number for p in parsed.pages if p.number is not None and not p.needs_ocr and not p.text.strip()
+    ]
     ocr = [p for p in parsed.pages if p.extraction_method.value == "ocr" and p.number is not None]
     result.ocr_pages = [p.number for p in ocr if p.number is not None]
     scores = [p.ocr_confidence for p in ocr if p.ocr_confidence is not None]
     result.ocr_confidence = round(sum(scores) / len(scores), 1) if scores else None
     result.low_confidence_pages = [
-        p.number for p in ocr if p.number is not None and p.ocr_confidence is not None and p.ocr_confidence < LOW_CONFIDENCE
+        p.number
+        for p in ocr
+        if p.number is not None and p.ocr_confidence is not None and p.ocr_confidence < LOW_CONFIDENCE
     ]
     stamps = _bates_ends(parsed)
     result.bates = (stamps[0] if stamps[0] == stamps[-1] else " - ".join(stamps)) if stamps else None
@@ -344,7 +404,13 @@ def chunk_rows(drafts: list[ChunkDraft], embeddings: ChunkEmbeddings) -> pa.Tabl
 
 
 def _document_row(
-    path: Path, name: str, sha: str, parsed: ParsedDocument, chunks: int, emb: ChunkEmbeddings, result: FileResult
+    path: Path,
+    name: str,
+    sha: str,
+    parsed: ParsedDocument,
+    chunks: int,
+    emb: ChunkEmbeddings,
+    result: FileResult,
 ) -> dict[str, Any]:
     return {
         "name": name,
@@ -357,7 +423,8 @@ def _document_row(
         "needs_ocr_pages": parsed.needs_ocr_pages,
         "ocr_pages": result.ocr_pages,
         "page_ocr_confidence": {
-            str(p.number): round(p.ocr_confidence, 1) for p in parsed.pages
+            str(p.number): round(p.ocr_confidence, 1)
+            for p in parsed.pages
             if p.number is not None and p.ocr_confidence is not None
         },
         "low_confidence_pages": result.low_confidence_pages,

@@ -92,7 +92,11 @@ def reembed_case(
         for name, array in emb.columns.items():
             index = rows.schema.get_field_index(name)
             new_field = pa.field(name, array.type)
-            rows = rows.set_column(index, new_field, array) if index >= 0 else rows.append_column(new_field, array)
+            rows = (
+                rows.set_column(index, new_field, array)
+                if index >= 0
+                else rows.append_column(new_field, array)
+            )
         kept = {s.split("=", 1)[0]: s for s in entry.meta.get("embed_models") or [] if "=" in s}
         kept.update({slot: f"{slot}={use.fingerprint}" for slot, use in emb.models.items()})
         document_row = {**entry.meta, "embed_models": sorted(kept.values())}

@@ -18,10 +18,12 @@ from casetrack.legal.tribunals import SEGMENTS, tribunal_of_segment
 
 _PUNCT = re.compile(  # separators required, spaces tolerated around them
     r"(?<![\d./])(?<!\d-)(?P<n>\d{1,7})\s?-\s?(?P<d>\d{2})\s?\.\s?(?P<a>(?:19|20)\d{2})\s?\.\s?(?P<j>\d)\s?\.\s?"
-    r"(?P<tr>\d{2})\s?\.\s?(?P<o>\d{4})(?![\d])")
+    r"(?P<tr>\d{2})\s?\.\s?(?P<o>\d{4})(?![\d])"
+)
 _LOOSE = re.compile(  # bare digits or only spaces / some separators: the check digits decide
     r"(?<![\d./])(?<!\d-)(?P<n>\d{7})[\s.\-]?(?P<d>\d{2})[\s.\-]?(?P<a>(?:19|20)\d{2})[\s.\-]?(?P<j>\d)[\s.\-]?"
-    r"(?P<tr>\d{2})[\s.\-]?(?P<o>\d{4})(?![\d])")
+    r"(?P<tr>\d{2})[\s.\-]?(?P<o>\d{4})(?![\d])"
+)
 
 
 def check_digits(sequence: str, year: str, segment: str, tribunal: str, origin: str) -> str:
@@ -46,8 +48,14 @@ class CnjNumber:
     end: int
 
     def fields(self) -> dict[str, str]:
-        out = {"digits": self.digits, "valid": str(self.valid).lower(), "year": str(self.year),
-               "segment": str(self.segment), "segment_name": self.segment_name, "origin": self.origin}
+        out = {
+            "digits": self.digits,
+            "valid": str(self.valid).lower(),
+            "year": str(self.year),
+            "segment": str(self.segment),
+            "segment_name": self.segment_name,
+            "origin": self.origin,
+        }
         return out | ({"tribunal": self.tribunal} if self.tribunal else {})
 
 
@@ -64,10 +72,19 @@ def _build(m: re.Match[str], offset: int = 0) -> CnjNumber | None:
         return None
     seq = f"{int(n):07d}"
     return CnjNumber(
-        key=f"{seq}-{d}.{a}.{j}.{tr}.{o}", digits=f"{seq}{d}{a}{j}{tr}{o}",
-        valid=check_digits(seq, a, j, tr, o) == d, year=int(a), segment=segment,
-        segment_name=SEGMENTS[segment], tribunal_code=tr, tribunal=tribunal_of_segment(segment, int(tr)),
-        origin=o, text=m[0], start=offset + m.start(), end=offset + m.end())
+        key=f"{seq}-{d}.{a}.{j}.{tr}.{o}",
+        digits=f"{seq}{d}{a}{j}{tr}{o}",
+        valid=check_digits(seq, a, j, tr, o) == d,
+        year=int(a),
+        segment=segment,
+        segment_name=SEGMENTS[segment],
+        tribunal_code=tr,
+        tribunal=tribunal_of_segment(segment, int(tr)),
+        origin=o,
+        text=m[0],
+        start=offset + m.start(),
+        end=offset + m.end(),
+    )
 
 
 def find_cnj(text: str, *, invalid: bool = True) -> Iterator[CnjNumber]:
@@ -98,12 +115,22 @@ _OLD = [
     # TRF (before 2010): AAAA.SS.OO.NNNNNN-D, also run together as AAAA.SSOO.NNNNNN-D.
     ("trf", re.compile(r"(?<![\d.])((?:19|20)\d{2})\.(\d{2})\.?(\d{2})\.(\d{6})-(\d)(?![\d])")),
     # TJSP (SAJ): CCC.OO.AAAA.NNNNNN-D, optionally /SSSSSS-SSS.
-    ("tjsp", re.compile(r"(?<![\d.])(\d{3})\.(\d{2})\.((?:19|20)\d{2})\.(\d{6})(?:-(\d))?(?:/\d{6}-\d{3})?(?![\d])")),
+    (
+        "tjsp",
+        re.compile(
+            r"(?<![\d.])(\d{3})\.(\d{2})\.((?:19|20)\d{2})\.(\d{6})(?:-(\d))?(?:/\d{6}-\d{3})?(?![\d])"
+        ),
+    ),
     # TJMG: J.CCCC.AA.NNNNNN-D/SSS.
     ("tjmg", re.compile(r"(?<![\d.])(\d)\.(\d{4})\.(\d{2})\.(\d{6})-(\d)/(\d{3})(?![\d])")),
     # TCU: TC NNN.NNN/AAAA-D ("TC 003.783/04-8", "Processo 006.010/2000-4").
-    ("tcu", re.compile(r"(?:(?<=TC\s)|(?<=TC)|(?<=TC\s\s)|(?<=[Pp]rocesso\s)|(?<=n[º°o]\s))"
-                       r"(\d{3})\.(\d{3})/((?:19|20)?\d{2})-(\d)(?![\d])")),
+    (
+        "tcu",
+        re.compile(
+            r"(?:(?<=TC\s)|(?<=TC)|(?<=TC\s\s)|(?<=[Pp]rocesso\s)|(?<=n[º°o]\s))"
+            r"(\d{3})\.(\d{3})/((?:19|20)?\d{2})-(\d)(?![\d])"
+        ),
+    ),
 ]
 
 

@@ -17,25 +17,37 @@ from datetime import date
 from casetrack.legal.model import DocDate
 from casetrack.legal.text import fold
 
-_MONTHS = {m: i % 12 + 1 for i, m in enumerate(
-    "january february march april may june july august september october november december "
-    "janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro".split())}
+_MONTHS = {
+    m: i % 12 + 1
+    for i, m in enumerate(
+        "january february march april may june july august september october november december "
+        "janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro".split()
+    )
+}
 _MONTHS |= {m[:3]: n for m, n in list(_MONTHS.items())} | {"sept": 9}
 _MON = "|".join(sorted(_MONTHS, key=len, reverse=True))
 # A date in folded text: "march 3, 2021", "3 march 2021", "12 de marco de 2023", "3rd day of march, 2021",
 # "12/03/2023", "2023-03-12", "9.3.2018".
-DATE = (rf"(?:(?P<m1>{_MON})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y1>\d{{4}})"
-        rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd|th|o)?\s+(?:day\s+of\s+|de\s+)?(?P<m2>{_MON})\.?,?\s+(?:de\s+|of\s+)?(?P<y2>\d{{4}})"
-        r"|(?P<y3>(?:19|20)\d\d)-(?P<m3>\d\d)-(?P<d3>\d\d)"
-        r"|(?P<a>\d{1,2})(?P<s>[/.])(?P<b>\d{1,2})(?P=s)(?P<y4>(?:19|20)\d\d|\d\d))(?!\d)")
+DATE = (
+    rf"(?:(?P<m1>{_MON})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y1>\d{{4}})"
+    rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd|th|o)?\s+(?:day\s+of\s+|de\s+)?(?P<m2>{_MON})\.?,?\s+(?:de\s+|of\s+)?(?P<y2>\d{{4}})"
+    r"|(?P<y3>(?:19|20)\d\d)-(?P<m3>\d\d)-(?P<d3>\d\d)"
+    r"|(?P<a>\d{1,2})(?P<s>[/.])(?P<b>\d{1,2})(?P=s)(?P<y4>(?:19|20)\d\d|\d\d))(?!\d)"
+)
 _CITY = r"(?:^|\n)[^\S\n]*[a-z][a-z' ]{2,30}(?:\s*[/(-]\s*[a-z]{2}\)?)?\s*,\s*(?:em\s+)?"
 _WORDY = DATE.split("|(?P<y3>")[0] + ")"  # written-out dates only
 RULES = (
-    ("decision", rf"\b(?:decided|argued\s+and\s+submitted|data\s+d[eoa]\s+julgamento\s*:?|"
-                 rf"data\s+da\s+sessao\s*:?|sessao\s+(?:virtual\s+)?de)\s*{DATE}"),
+    (
+        "decision",
+        rf"\b(?:decided|argued\s+and\s+submitted|data\s+d[eoa]\s+julgamento\s*:?|"
+        rf"data\s+da\s+sessao\s*:?|sessao\s+(?:virtual\s+)?de)\s*{DATE}",
+    ),
     ("filed_header", rf"^[\s\S]{{0,250}}?\bfiled\s*:?\s*{DATE}"),  # a court's stamp atop the page
-    ("dated", rf"\b(?:dated|effective\s+as\s+of|made|entered\s+into|executed)(?:\s+and\s+effective)?"
-              rf"(?:\s+(?:as\s+of|on|this))?\s*:?\s*(?:the\s+)?{DATE}"),
+    (
+        "dated",
+        rf"\b(?:dated|effective\s+as\s+of|made|entered\s+into|executed)(?:\s+and\s+effective)?"
+        rf"(?:\s+(?:as\s+of|on|this))?\s*:?\s*(?:the\s+)?{DATE}",
+    ),
     ("this_day", rf"\bthis\s+{DATE}"),
     ("city_date", _CITY + _WORDY),
     ("julgado_em", rf"\bjulgad[oa]\s+em\s*{DATE}"),
@@ -53,7 +65,9 @@ def parse_date(m: re.Match[str], language: str = "en") -> date | None:
     try:
         if "a" in g:
             first, second = int(g["a"]), int(g["b"])
-            day, month = (first, second) if language == "pt" or g["s"] == "." or first > 12 else (second, first)
+            day, month = (
+                (first, second) if language == "pt" or g["s"] == "." or first > 12 else (second, first)
+            )
             y = g["y4"]
             year = int(y) if len(y) == 4 else (2000 + int(y) if int(y) < 50 else 1900 + int(y))
             return date(year, month, day)
@@ -68,7 +82,7 @@ _CITED_IN_PARENS = ("decision", "julgado_em", "publication")
 
 
 def _in_parens(text: str, pos: int) -> bool:
-    before = text[max(0, pos - 250):pos]
+    before = text[max(0, pos - 250) : pos]
     return before.count("(") > before.count(")")
 
 
@@ -86,11 +100,11 @@ def find_doc_date(pages: list[str], language: str = "en") -> DocDate | None:
                 if name in _CITED_IN_PARENS and _in_parens(page, m.start()):
                     continue  # "(Acórdão n. 187778, ..., Data de Julgamento: 23/09/2003)": a cited precedent
                 if (d := parse_date(m, language)) and _plausible(d):
-                    return DocDate(d.isoformat(), name, pages[i][start:m.end()], i, start)
+                    return DocDate(d.isoformat(), name, pages[i][start : m.end()], i, start)
     if folded:
         for m in _FALLBACK.finditer(folded[0][:3000]):
             if m["a"]:
                 continue  # a bare numeric date on page 1 is too often a case number or a cited date
             if (d := parse_date(m, language)) and _plausible(d):
-                return DocDate(d.isoformat(), "first_date", pages[0][m.start():m.end()], 0, m.start())
+                return DocDate(d.isoformat(), "first_date", pages[0][m.start() : m.end()], 0, m.start())
     return None

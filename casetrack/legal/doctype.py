@@ -18,9 +18,28 @@ from dataclasses import dataclass
 from casetrack.legal.model import DocType
 from casetrack.legal.text import fold
 
-DOC_TYPES = ("contract", "amendment", "nda", "complaint", "answer", "motion", "brief", "order", "judgment",
-             "acordao", "opinion", "deposition", "transcript", "letter", "invoice", "statute",
-             "power_of_attorney", "minutes", "email", "other")
+DOC_TYPES = (
+    "contract",
+    "amendment",
+    "nda",
+    "complaint",
+    "answer",
+    "motion",
+    "brief",
+    "order",
+    "judgment",
+    "acordao",
+    "opinion",
+    "deposition",
+    "transcript",
+    "letter",
+    "invoice",
+    "statute",
+    "power_of_attorney",
+    "minutes",
+    "email",
+    "other",
+)
 MIN_SCORE = 2.0
 TITLE_CHARS = 800
 HEAD_CHARS = 8000
@@ -45,53 +64,185 @@ RULES: tuple[Rule, ...] = (
     R("tcu_acordao", "acordao", "title", r"numero\s+do\s+acordao|grupo\s+i+\s*-?\s*classe", 3),
     R("relator_line", "acordao", "title", r"\brelatora?\s*(?:\(a\))?\s*:", 1),
     # orders and judgments
-    R("decisao_title", "order", "title", r"(?:^|\n|\s)decisao\s*(?:\n|monocratica|trata-se)|\bdecisao\s+trata-se", 3),
+    R(
+        "decisao_title",
+        "order",
+        "title",
+        r"(?:^|\n|\s)decisao\s*(?:\n|monocratica|trata-se)|\bdecisao\s+trata-se",
+        3,
+    ),
     R("despacho", "order", "start", r"\bdespachos?\b", 3),
-    R("order_title", "order", "title", r"(?:^|\n)\s*order\b|\border\s+(?:granting|denying|re|to\s+show\s+cause|on|of\s+(?:remand|dismissal))\b|transfer\s+order|\border\s*\n", 4),
-    R("it_is_ordered", "order", "head", r"\bit\s+is\s+(?:hereby\s+)?ordered\b|\borders?\s+the\s+parties\b|\bso\s+ordered\b", 2),
+    R(
+        "order_title",
+        "order",
+        "title",
+        r"(?:^|\n)\s*order\b|\border\s+(?:granting|denying|re|to\s+show\s+cause|on|of\s+(?:remand|dismissal))\b|transfer\s+order|\border\s*\n",
+        4,
+    ),
+    R(
+        "it_is_ordered",
+        "order",
+        "head",
+        r"\bit\s+is\s+(?:hereby\s+)?ordered\b|\borders?\s+the\s+parties\b|\bso\s+ordered\b",
+        2,
+    ),
     R("sentenca", "judgment", "title", r"(?:^|\n)\s*sentenca\b", 4),
     R("julgo", "judgment", "head", r"\bjulgo\s+(?:im)?procedentes?\b|\bjulgo\s+extint", 3),
     R("final_judgment", "judgment", "title", r"\b(?:final\s+)?judgment\b(?!\s+denying)", 2),
     # US opinions
-    R("opinion_title", "opinion", "title", r"(?:^|\n|\s)opinion(?:\s|\n|$)|slip\s+opinion|memorandum\s+opinion", 3),
-    R("panel", "opinion", "head", r"before:?\s.{0,120}(?:circuit\s+)?judges|per\s+curiam|opinion\s+(?:of|for)\s+the\s+court", 3),
+    R(
+        "opinion_title",
+        "opinion",
+        "title",
+        r"(?:^|\n|\s)opinion(?:\s|\n|$)|slip\s+opinion|memorandum\s+opinion",
+        3,
+    ),
+    R(
+        "panel",
+        "opinion",
+        "head",
+        r"before:?\s.{0,120}(?:circuit\s+)?judges|per\s+curiam|opinion\s+(?:of|for)\s+the\s+court",
+        3,
+    ),
     R("id_at", "opinion", "head", r"\bid\.\s+at\s+\d", 1),
-    R("appellate_disposition", "opinion", "head", r"\bwe\s+(?:affirm|reverse|vacate|remand)\b|\b(?:affirmed|reversed)\.|\bwe\s+conclude\b", 2),
+    R(
+        "appellate_disposition",
+        "opinion",
+        "head",
+        r"\bwe\s+(?:affirm|reverse|vacate|remand)\b|\b(?:affirmed|reversed)\.|\bwe\s+conclude\b",
+        2,
+    ),
     R("appeal_court", "opinion", "title", r"court\s+of\s+appeals|supreme\s+court", 1),
-    R("opinion_sections", "opinion", "head", r"(?:^|\n)\s*(?:i\.\s+)?background\s*\n|standard\s+of\s+review|legal\s+standard", 2),
+    R(
+        "opinion_sections",
+        "opinion",
+        "head",
+        r"(?:^|\n)\s*(?:i\.\s+)?background\s*\n|standard\s+of\s+review|legal\s+standard",
+        2,
+    ),
     # filings by parties
     R("complaint", "complaint", "title", r"\b(?:amended\s+)?complaint\b(?!\s+filed)", 3),
-    R("peticao_inicial", "complaint", "head", r"peticao\s+inicial|vem\s.{0,120}propor\s+a\s+presente|ajuizar\s+a\s+presente", 3),
+    R(
+        "peticao_inicial",
+        "complaint",
+        "head",
+        r"peticao\s+inicial|vem\s.{0,120}propor\s+a\s+presente|ajuizar\s+a\s+presente",
+        3,
+    ),
     R("answer", "answer", "title", r"\banswer\s+(?:to|and\s+affirmative)|\bcontestacao\b", 4),
     R("motion", "motion", "title", r"\bmotion\s+(?:to|for|in\s+limine)\b|\bmocao\b", 3),
-    R("brief", "brief", "title", r"\bbrief\b(?!s,)|memorandum\s+(?:of\s+(?:points|law)|in\s+(?:support|opposition))|razoes\s+d[eo]|contrarrazoes|\bmemoriais\b", 3),
-    R("interpor", "brief", "head", r"vem\s.{0,160}interpor|inconformad[oa]\s+com\s+a\s+(?:r\.\s*)?sentenca", 2),
+    R(
+        "brief",
+        "brief",
+        "title",
+        r"\bbrief\b(?!s,)|memorandum\s+(?:of\s+(?:points|law)|in\s+(?:support|opposition))|razoes\s+d[eo]|contrarrazoes|\bmemoriais\b",
+        3,
+    ),
+    R(
+        "interpor",
+        "brief",
+        "head",
+        r"vem\s.{0,160}interpor|inconformad[oa]\s+com\s+a\s+(?:r\.\s*)?sentenca",
+        2,
+    ),
     R("deposition", "deposition", "title", r"\bdeposition\s+of\b|videotaped\s+deposition|\bdepoimento\b", 4),
-    R("transcript", "transcript", "title", r"transcript\s+of|oral\s+argument|the\s+above-entitled\s+matter|reporter'?s\s+transcript|\bproceedings\b", 3),
+    R(
+        "transcript",
+        "transcript",
+        "title",
+        r"transcript\s+of|oral\s+argument|the\s+above-entitled\s+matter|reporter'?s\s+transcript|\bproceedings\b",
+        3,
+    ),
     # correspondence, money, authority
-    R("dear", "letter", "head", r"(?:^|\n)\s*(?:dear\s+(?:mr|ms|mrs|dr|judge|sir|madam|counsel)|prezad[oa]s?\s+senhor)", 3),
-    R("letter_close", "letter", "head", r"\n\s*(?:sincerely|very\s+truly\s+yours|respectfully\s+yours|atenciosamente|cordialmente),?\s*\n", 2),
+    R(
+        "dear",
+        "letter",
+        "head",
+        r"(?:^|\n)\s*(?:dear\s+(?:mr|ms|mrs|dr|judge|sir|madam|counsel)|prezad[oa]s?\s+senhor)",
+        3,
+    ),
+    R(
+        "letter_close",
+        "letter",
+        "head",
+        r"\n\s*(?:sincerely|very\s+truly\s+yours|respectfully\s+yours|atenciosamente|cordialmente),?\s*\n",
+        2,
+    ),
     R("clerk_letter", "letter", "title", r"\bclerk\b.{0,400}\bre:", 2),
     R("notificacao", "letter", "title", r"notificacao\s+extrajudicial|\bcarta\b", 3),
     R("invoice", "invoice", "title", r"\binvoice\b|\bfatura\b|nota\s+fiscal|\bbill\s+to\b", 4),
     R("amount_due", "invoice", "head", r"amount\s+due|total\s+due|valor\s+a\s+pagar", 2),
     R("poa", "power_of_attorney", "title", r"power\s+of\s+attorney|\bprocuracao\b", 5),
     R("outorgante", "power_of_attorney", "head", r"\boutorgante\b|attorney-in-fact", 2),
-    R("minutes", "minutes", "title", r"minutes\s+of\s+(?:the\s+)?(?:\w+\s+)?meeting|\bata\s+da\s+(?:\d+\S*\s+)?(?:reuniao|assembleia|sessao)", 4),
+    R(
+        "minutes",
+        "minutes",
+        "title",
+        r"minutes\s+of\s+(?:the\s+)?(?:\w+\s+)?meeting|\bata\s+da\s+(?:\d+\S*\s+)?(?:reuniao|assembleia|sessao)",
+        4,
+    ),
     # legislation
-    R("act_heading", "statute", "start", r"(?:^|\n)\s*(?:lei(?:\s+complementar)?|decreto(?:-lei)?|medida\s+provisoria|portaria|resolucao|instrucao\s+normativa|emenda\s+constitucional)\s+n\S{0,3}\s*[\d.]+", 4),
-    R("enactment", "statute", "head", r"faco\s+saber\s+que|decreta\s*(?:e\s+eu\s+sanciono)?\s*:|resolve\s*:|be\s+it\s+enacted|federal\s+register|proposed\s+rules?\b|final\s+rule\b", 3),
+    R(
+        "act_heading",
+        "statute",
+        "start",
+        r"(?:^|\n)\s*(?:lei(?:\s+complementar)?|decreto(?:-lei)?|medida\s+provisoria|portaria|resolucao|instrucao\s+normativa|emenda\s+constitucional)\s+n\S{0,3}\s*[\d.]+",
+        4,
+    ),
+    R(
+        "enactment",
+        "statute",
+        "head",
+        r"faco\s+saber\s+que|decreta\s*(?:e\s+eu\s+sanciono)?\s*:|resolve\s*:|be\s+it\s+enacted|federal\s+register|proposed\s+rules?\b|final\s+rule\b",
+        3,
+    ),
     R("articles", "statute", "head", r"(?:^|\n)\s*art\.\s*1\s*[o.]?\s", 2),
     # agreements
-    R("nda", "nda", "title", r"non-?\s?disclosure|confidentiality\s+(?:and\s+non-?disclosure\s+)?agreement|acordo\s+de\s+confidencialidade|termo\s+de\s+(?:sigilo|confidencialidade)|\bnda\b", 5),
+    R(
+        "nda",
+        "nda",
+        "title",
+        r"non-?\s?disclosure|confidentiality\s+(?:and\s+non-?disclosure\s+)?agreement|acordo\s+de\s+confidencialidade|termo\s+de\s+(?:sigilo|confidencialidade)|\bnda\b",
+        5,
+    ),
     R("nda_name", "nda", "name", r"non.?disclosure|\bnda\b|confidentiality", 3),
-    R("amendment", "amendment", "title", r"\bamendment\s+(?:no\.?\s*|#\s*|number\s+)?\d*\s*to\b|(?:first|second|third|fourth|fifth)\s+amendment\b|\bamend(?:ment)?\s+no\.|aditivo\b", 5),
+    R(
+        "amendment",
+        "amendment",
+        "title",
+        r"\bamendment\s+(?:no\.?\s*|#\s*|number\s+)?\d*\s*to\b|(?:first|second|third|fourth|fifth)\s+amendment\b|\bamend(?:ment)?\s+no\.|aditivo\b",
+        5,
+    ),
     R("amendment_name", "amendment", "name", r"amendment|\bamend\b|aditivo", 2),
-    R("agreement", "contract", "title_raw", r"\b(?:AGREEMENT|CONTRACT|CONTRATO)\b|instrumento\s+particular", 3),
+    R(
+        "agreement",
+        "contract",
+        "title_raw",
+        r"\b(?:AGREEMENT|CONTRACT|CONTRATO)\b|instrumento\s+particular",
+        3,
+    ),
     R("agreement_start", "contract", "start", r"\bagreement\b|\bcontrato\b", 2),
-    R("agreement_defined", "contract", "head", r"\((?:this|the)?\s*\"?(?:agreement|contract|contrato)\"?\)", 3),
-    R("parties", "contract", "head", r"by\s+and\s+between|\bentered\s+into\b|entre\s+as\s+partes|\bcontratante\b", 2),
-    R("recitals", "contract", "head", r"\bwhereas\b|witnesseth|in\s+witness\s+whereof|\bconsiderando\s+que\b", 1),
+    R(
+        "agreement_defined",
+        "contract",
+        "head",
+        r"\((?:this|the)?\s*\"?(?:agreement|contract|contrato)\"?\)",
+        3,
+    ),
+    R(
+        "parties",
+        "contract",
+        "head",
+        r"by\s+and\s+between|\bentered\s+into\b|entre\s+as\s+partes|\bcontratante\b",
+        2,
+    ),
+    R(
+        "recitals",
+        "contract",
+        "head",
+        r"\bwhereas\b|witnesseth|in\s+witness\s+whereof|\bconsiderando\s+que\b",
+        1,
+    ),
     R("agreement_name", "contract", "name", r"agreement|contract|contrato", 2),
     # what people name litigation files ("Motion to Dismiss.pdf", "Contestacao - Silva.docx")
     R("motion_name", "motion", "name", r"\bmotion\b|\bmocao\b", 4),
@@ -100,7 +251,13 @@ RULES: tuple[Rule, ...] = (
     R("judgment_name", "judgment", "name", r"\bjudgment\b|sentenca", 4),
     R("acordao_name", "acordao", "name", r"acordao", 4),
     # court paperwork that is none of the above
-    R("notice", "other", "title", r"docketing\s+notice|entry\s+of\s+appearance|notice\s+of\s+(?:appearance|docketing)|financial\s+disclosure\s+report", 5),
+    R(
+        "notice",
+        "other",
+        "title",
+        r"docketing\s+notice|entry\s+of\s+appearance|notice\s+of\s+(?:appearance|docketing)|financial\s+disclosure\s+report",
+        5,
+    ),
 )
 
 
@@ -108,7 +265,13 @@ def _texts(pages: list[str], filename: str) -> dict[str, str]:
     first = "\n".join(pages[:2])
     head = fold(first[:HEAD_CHARS])
     name = re.sub(r"[_\-.%0-9]+", " ", fold(filename.rsplit("/", 1)[-1]))
-    return {"name": name, "title": head[:TITLE_CHARS], "head": head, "start": head[:300], "title_raw": first[:TITLE_CHARS]}
+    return {
+        "name": name,
+        "title": head[:TITLE_CHARS],
+        "head": head,
+        "start": head[:300],
+        "title_raw": first[:TITLE_CHARS],
+    }
 
 
 # A specialised agreement takes its parent's score too: an amendment or an NDA is also "an agreement".

@@ -22,9 +22,20 @@ from casetrack.legal.text import fold
 from casetrack.legal.tribunals import find_tribunals
 from casetrack.legal.us_citations import find_us_citations
 
-_AMOUNT = re.compile(r"(?<![\w$])(?P<cur>R\$|US\$|\$|USD|BRL)\s?(?P<num>\d{1,3}(?:[.,]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
-                     r"(?:\s?(?P<scale>mil|milh(?:ão|ões)|bilh(?:ão|ões)|thousand|million|billion)\b)?")
-_SCALE = {"mil": 3, "thousand": 3, "milhão": 6, "milhões": 6, "million": 6, "bilhão": 9, "bilhões": 9, "billion": 9}
+_AMOUNT = re.compile(
+    r"(?<![\w$])(?P<cur>R\$|US\$|\$|USD|BRL)\s?(?P<num>\d{1,3}(?:[.,]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
+    r"(?:\s?(?P<scale>mil|milh(?:ão|ões)|bilh(?:ão|ões)|thousand|million|billion)\b)?"
+)
+_SCALE = {
+    "mil": 3,
+    "thousand": 3,
+    "milhão": 6,
+    "milhões": 6,
+    "million": 6,
+    "bilhão": 9,
+    "bilhões": 9,
+    "billion": 9,
+}
 _BATES = re.compile(r"(?<![\w.])([A-Z]{2,10})([-_]?)(0\d{3,9}|\d{6,10})(?!\w)")
 _DATE = re.compile(r"(?<![\d/])" + DATE)
 _PT_WORDS = frozenset("de do da que em para com não uma os dos das ao pelo pela são foi artigo lei".split())
@@ -47,11 +58,25 @@ def _amount_key(m: re.Match[str]) -> str:
 
 def _pt_entities(text: str) -> Iterable[LegalEntity]:
     for ref in find_legislation(text):
-        yield LegalEntity(EntityKind.LEGISLATION, ref.text, ref.start, ref.end, ref.key, ref.keys,
-                          {"authority": ref.authority} if ref.authority else {})
+        yield LegalEntity(
+            EntityKind.LEGISLATION,
+            ref.text,
+            ref.start,
+            ref.end,
+            ref.key,
+            ref.keys,
+            {"authority": ref.authority} if ref.authority else {},
+        )
     for j in find_jurisprudence(text):
-        yield LegalEntity(EntityKind.JURISPRUDENCE, j.text, j.start, j.end, j.key, j.keys,
-                          {"type": j.kind} | ({"tribunal": j.tribunal} if j.tribunal else {}))
+        yield LegalEntity(
+            EntityKind.JURISPRUDENCE,
+            j.text,
+            j.start,
+            j.end,
+            j.key,
+            j.keys,
+            {"type": j.kind} | ({"tribunal": j.tribunal} if j.tribunal else {}),
+        )
 
 
 def _en_entities(text: str) -> Iterable[LegalEntity]:
@@ -68,7 +93,9 @@ def extract_entities(text: str, language: str = "pt") -> list[LegalEntity]:
     for c in find_cnj(text):
         out.append(LegalEntity(EntityKind.CNJ, c.text, c.start, c.end, c.key, (c.key, c.digits), c.fields()))
     for o in find_old_process_numbers(text):
-        out.append(LegalEntity(EntityKind.PROCESS, o.text, o.start, o.end, o.key, (o.key,), {"format": o.format}))
+        out.append(
+            LegalEntity(EntityKind.PROCESS, o.text, o.start, o.end, o.key, (o.key,), {"format": o.format})
+        )
     for t in find_tribunals(text):
         out.append(LegalEntity(EntityKind.TRIBUNAL, t.text, t.start, t.end, t.acronym, (t.acronym,)))
     if "pt" in langs:
@@ -81,14 +108,16 @@ def extract_entities(text: str, language: str = "pt") -> list[LegalEntity]:
     day_first = "pt" if langs == {"pt"} else "en"
     for m in _DATE.finditer(folded):
         if d := parse_date(m, day_first):
-            out.append(LegalEntity(EntityKind.DATE, text[m.start():m.end()], m.start(), m.end(), d.isoformat()))
+            out.append(
+                LegalEntity(EntityKind.DATE, text[m.start() : m.end()], m.start(), m.end(), d.isoformat())
+            )
     for m in _BATES.finditer(text):
         out.append(LegalEntity(EntityKind.BATES, m[0], m.start(), m.end(), m[1] + m[3]))
     return sorted(out, key=lambda e: (e.start, -e.end))
 
 
 def detect_languages(text: str) -> tuple[str, ...]:
-    """"pt", "en" or both, by the share of each language's commonest words (most frequent first)."""
+    """ "pt", "en" or both, by the share of each language's commonest words (most frequent first)."""
     words = re.findall(r"[a-záéíóúâêôãõç]+", text[:20000].lower())
     pt = sum(w in _PT_WORDS for w in words)
     en = sum(w in _EN_WORDS for w in words)
@@ -100,8 +129,9 @@ def detect_languages(text: str) -> tuple[str, ...]:
 
 
 PAGE_JOIN = "\n\f"  # how `document_metadata` joins pages: entity offsets count in that text
-AUTHORITY_KINDS = frozenset({EntityKind.LEGISLATION, EntityKind.JURISPRUDENCE, EntityKind.US_CASE,
-                             EntityKind.US_STATUTE})
+AUTHORITY_KINDS = frozenset(
+    {EntityKind.LEGISLATION, EntityKind.JURISPRUDENCE, EntityKind.US_CASE, EntityKind.US_STATUTE}
+)
 
 
 def document_metadata(pages: list[str], language: str = "auto", filename: str = "") -> DocumentMetadata:
@@ -116,8 +146,11 @@ def document_metadata_and_entities(
     PAGE_JOIN (one pass: eyecite is the costly part)."""
     text = PAGE_JOIN.join(pages)
     languages = detect_languages(text)
-    lang = language if not language.startswith("auto") else ("mixed" if len(languages) > 1 else
-                                                             languages[0] if languages else "en")
+    lang = (
+        language
+        if not language.startswith("auto")
+        else ("mixed" if len(languages) > 1 else languages[0] if languages else "en")
+    )
     entities = extract_entities(text, lang)
     processes = [e.key for e in entities if e.kind == EntityKind.CNJ and e.fields.get("valid") == "true"]
     processes += [e.key for e in entities if e.kind in (EntityKind.CNJ, EntityKind.PROCESS)]
@@ -132,4 +165,5 @@ def document_metadata_and_entities(
         tribunals=tuple(t for t, _ in tribunals.most_common()),
         parties=tuple(find_parties(head, party_lang)),
         languages=languages,
-        citations=tuple(k for k, _ in cited.most_common(20))), entities
+        citations=tuple(k for k, _ in cited.most_common(20)),
+    ), entities

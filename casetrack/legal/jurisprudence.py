@@ -20,20 +20,33 @@ from casetrack.legal.tribunals import UFS, find_tribunals
 CLASSES = (  # abbreviations, longest first in the regex
     "REsp AREsp EREsp RE ARE AI HC RHC MS RMS MI ADI ADIn ADC ADO ADPF Rcl Pet Inq AP APn ACO AO RR AIRR "
     "ARR RO ROT RXOF Ag AgI AgRg AgInt AgR EDcl ED EDv E CC SS SL STA SLS IUJ IRDR IAC RvC Ext HD RMS "
-    "REO REE RCL Apn ApCiv ApCrim AC APC").split()
+    "REO REE RCL Apn ApCiv ApCrim AC APC"
+).split()
 PREFIXES = "AgRg AgInt AgR EDcl ED E Ag QO MC TutPrv".split()
 WORD_CLASSES = {  # folded full names → abbreviation
-    r"recurso\s+especial": "REsp", r"recurso\s+extraordinario": "RE",
-    r"agravo\s+em\s+recurso\s+especial": "AREsp", r"agravo\s+em\s+recurso\s+extraordinario": "ARE",
-    r"habeas\s+corpus": "HC", r"recurso\s+em\s+habeas\s+corpus|recurso\s+ordinario\s+em\s+habeas\s+corpus": "RHC",
-    r"mandados?\s+de\s+seguranca": "MS", r"recurso\s+em\s+mandado\s+de\s+seguranca": "RMS",
-    r"mandado\s+de\s+injuncao": "MI", r"acao\s+direta\s+de\s+inconstitucionalidade": "ADI",
+    r"recurso\s+especial": "REsp",
+    r"recurso\s+extraordinario": "RE",
+    r"agravo\s+em\s+recurso\s+especial": "AREsp",
+    r"agravo\s+em\s+recurso\s+extraordinario": "ARE",
+    r"habeas\s+corpus": "HC",
+    r"recurso\s+em\s+habeas\s+corpus|recurso\s+ordinario\s+em\s+habeas\s+corpus": "RHC",
+    r"mandados?\s+de\s+seguranca": "MS",
+    r"recurso\s+em\s+mandado\s+de\s+seguranca": "RMS",
+    r"mandado\s+de\s+injuncao": "MI",
+    r"acao\s+direta\s+de\s+inconstitucionalidade": "ADI",
     r"acao\s+declaratoria\s+de\s+constitucionalidade": "ADC",
     r"arguicao\s+de\s+descumprimento\s+de\s+preceito\s+fundamental": "ADPF",
-    r"recurso\s+de\s+revista": "RR", r"agravo\s+de\s+instrumento(?:\s+em\s+recurso\s+de\s+revista)?": "AI",
-    r"reclamacao": "Rcl", r"recurso\s+ordinario": "RO", r"conflito\s+de\s+competencia": "CC",
-    r"apelacao(?:\s+civel|\s+criminal)?": "AC", r"acao\s+penal": "AP", r"acao\s+civel\s+originaria": "ACO",
-    r"agravo\s+regimental": "AgRg", r"agravo\s+interno": "AgInt", r"embargos\s+de\s+declaracao": "EDcl",
+    r"recurso\s+de\s+revista": "RR",
+    r"agravo\s+de\s+instrumento(?:\s+em\s+recurso\s+de\s+revista)?": "AI",
+    r"reclamacao": "Rcl",
+    r"recurso\s+ordinario": "RO",
+    r"conflito\s+de\s+competencia": "CC",
+    r"apelacao(?:\s+civel|\s+criminal)?": "AC",
+    r"acao\s+penal": "AP",
+    r"acao\s+civel\s+originaria": "ACO",
+    r"agravo\s+regimental": "AgRg",
+    r"agravo\s+interno": "AgInt",
+    r"embargos\s+de\s+declaracao": "EDcl",
 }
 _NO = r"(?:n\s?[o.]*\s*\.?\s*|numero\s+)?"
 _NUMBER = r"(?P<num>\d{1,3}(?:\.\d{3})+|\d+)"
@@ -62,35 +75,52 @@ def _case_rx() -> re.Pattern[str]:
     return re.compile(
         rf"(?<![A-Za-z0-9])(?:TST\s?-\s?)?(?P<pre>(?:(?:{prefixes})\s?(?:-|\s(?:no|na|nos|nas|em)\s|\s)\s?)*)"
         rf"(?P<cls>{classes})(?:\s?-\s?|\s|\.\s?)\s?(?:-\s)?{_NO}(?:{_CNJ_TAIL}|{_OLD_TAIL}|{_NUMBER}{_UF_TAIL}{_YEAR_TAIL})"
-        r"(?!\d)(?!\.\d)")
+        r"(?!\d)(?!\.\d)"
+    )
 
 
 @functools.cache
 def _word_rx() -> re.Pattern[str]:
     names = "|".join(rf"(?P<w{i}>{rx})" for i, rx in enumerate(WORD_CLASSES))
-    return re.compile(rf"(?<![a-z])(?:{names})\s+{_NO}(?:{_CNJ_TAIL}|{_OLD_TAIL}|{_NUMBER}{_UF_TAIL_FOLDED}{_YEAR_TAIL})(?!\d)(?!\.\d)")
+    return re.compile(
+        rf"(?<![a-z])(?:{names})\s+{_NO}(?:{_CNJ_TAIL}|{_OLD_TAIL}|{_NUMBER}{_UF_TAIL_FOLDED}{_YEAR_TAIL})(?!\d)(?!\.\d)"
+    )
 
 
 _SUMULA = re.compile(
     r"(?<![a-z])(?P<word>sumulas?|verbetes?|enunciados?)(?P<vinc>\s+vinculantes?)?"
-    r"(?:\s+(?:do\s+|da\s+)?(?P<pre>stf|stj|tst|tcu|tse|carf))?\s*" + _NO + r"(?P<num>\d{1,4})(?![\d.]\d)")
-_OJ = re.compile(r"(?<![a-z])(?:ex-?\s?)?(?:ojs?|orientac(?:ao|oes)\s+jurisprudenciai?s?)\s*"
-                 r"(?:(?P<org0>s\.?b?\.?d\.?i\.?\s?-?\s?(?:1|2|i{1,2}))\s*)?" + _NO.replace("[o.]*", "[o.]*s?") + r"(?P<num>\d{1,4})"
-                 r"(?:\s*,?\s*(?:d[ao]\s+)?(?:c\.\s*)?(?:e\.\s*)?(?:(?P<org>s\.?b?\.?d\.?i\.?\s?-?\s?(?:1|2|i{1,2})|sdc|tribunal\s+pleno)))?")
-_TEMA = re.compile(r"(?<![a-z])temas?\s*" + _NO + r"(?P<num>\d{1,3}(?:\.\d{3})+|\d+)(?![\d.]\d)"
-                   r"(?P<rg>\s+(?:da|de)\s+repercussao\s+geral)?(?P<rep>\s+(?:dos\s+)?(?:recursos\s+)?repetitivos?)?")
-_ACORDAO = re.compile(r"(?<![a-z])(?P<word>acordao|decisao|acordaos|decisoes)\s*" + _NO.replace("[o.]*", "[o.]*s?") +
-                      r"(?P<num>\d{1,3}(?:\.\d{3})+|\d+)\s?/\s?(?P<year>(?:19|20)?\d{2})(?!\d)")
-_ACORDAO_MORE = re.compile(r"(?:\s?-\s?[^\s,;]{1,30})?(?:\s*[,;]\s*(?:e\s+)?|\s+e\s+)(?P<num>\d{1,3}(?:\.\d{3})+|\d+)\s?/\s?(?P<year>(?:19|20)?\d{2})(?!\d)")
-_TAIL = re.compile(r"(?:\s*,?\s*(?:(?:item|inciso|incisos)\s+)?[IVX]+(?:\s*(?:e|,)\s*[IVX]+)*)?"  # ", I e II,"
-                   r"\s*,?\s*(?:/\s?|(?:d[oa]\s+)?(?:(?:c|e|col|eg)\.\s?|colendo\s+|egregio\s+)?)")
+    r"(?:\s+(?:do\s+|da\s+)?(?P<pre>stf|stj|tst|tcu|tse|carf))?\s*" + _NO + r"(?P<num>\d{1,4})(?![\d.]\d)"
+)
+_OJ = re.compile(
+    r"(?<![a-z])(?:ex-?\s?)?(?:ojs?|orientac(?:ao|oes)\s+jurisprudenciai?s?)\s*"
+    r"(?:(?P<org0>s\.?b?\.?d\.?i\.?\s?-?\s?(?:1|2|i{1,2}))\s*)?"
+    + _NO.replace("[o.]*", "[o.]*s?")
+    + r"(?P<num>\d{1,4})"
+    r"(?:\s*,?\s*(?:d[ao]\s+)?(?:c\.\s*)?(?:e\.\s*)?(?:(?P<org>s\.?b?\.?d\.?i\.?\s?-?\s?(?:1|2|i{1,2})|sdc|tribunal\s+pleno)))?"
+)
+_TEMA = re.compile(
+    r"(?<![a-z])temas?\s*" + _NO + r"(?P<num>\d{1,3}(?:\.\d{3})+|\d+)(?![\d.]\d)"
+    r"(?P<rg>\s+(?:da|de)\s+repercussao\s+geral)?(?P<rep>\s+(?:dos\s+)?(?:recursos\s+)?repetitivos?)?"
+)
+_ACORDAO = re.compile(
+    r"(?<![a-z])(?P<word>acordao|decisao|acordaos|decisoes)\s*"
+    + _NO.replace("[o.]*", "[o.]*s?")
+    + r"(?P<num>\d{1,3}(?:\.\d{3})+|\d+)\s?/\s?(?P<year>(?:19|20)?\d{2})(?!\d)"
+)
+_ACORDAO_MORE = re.compile(
+    r"(?:\s?-\s?[^\s,;]{1,30})?(?:\s*[,;]\s*(?:e\s+)?|\s+e\s+)(?P<num>\d{1,3}(?:\.\d{3})+|\d+)\s?/\s?(?P<year>(?:19|20)?\d{2})(?!\d)"
+)
+_TAIL = re.compile(
+    r"(?:\s*,?\s*(?:(?:item|inciso|incisos)\s+)?[IVX]+(?:\s*(?:e|,)\s*[IVX]+)*)?"  # ", I e II,"
+    r"\s*,?\s*(?:/\s?|(?:d[oa]\s+)?(?:(?:c|e|col|eg)\.\s?|colendo\s+|egregio\s+)?)"
+)
 
 
 def _tribunal_after(text: str, pos: int) -> tuple[str | None, int]:
     tail = _TAIL.match(text, pos)
     at = tail.end() if tail else pos
-    for mention in find_tribunals(text[at:at + 60]):
-        if mention.start == 0 or text[at:at + mention.start].strip(" .") in ("", "C", "E"):
+    for mention in find_tribunals(text[at : at + 60]):
+        if mention.start == 0 or text[at : at + mention.start].strip(" .") in ("", "C", "E"):
             return mention.acronym, at + mention.end
         break
     return None, pos
@@ -100,8 +130,16 @@ def _org(raw: str | None) -> str:
     if not raw:
         return ""
     f = re.sub(r"[\s.\-]", "", raw)
-    return {"sdi1": "sbdi-1", "sbdi1": "sbdi-1", "sdii": "sbdi-1", "sbdii": "sbdi-1", "sdi2": "sbdi-2",
-            "sbdi2": "sbdi-2", "sdiii": "sbdi-2", "sbdiii": "sbdi-2"}.get(f, f)
+    return {
+        "sdi1": "sbdi-1",
+        "sbdi1": "sbdi-1",
+        "sdii": "sbdi-1",
+        "sbdii": "sbdi-1",
+        "sdi2": "sbdi-2",
+        "sbdi2": "sbdi-2",
+        "sdiii": "sbdi-2",
+        "sbdiii": "sbdi-2",
+    }.get(f, f)
 
 
 def _precedents(text: str, f: str) -> Iterator[JurisprudenceRef]:
@@ -114,25 +152,35 @@ def _precedents(text: str, f: str) -> Iterator[JurisprudenceRef]:
             key, kind = f"enunciado {n}" + (f" {trib.lower()}" if trib else ""), "enunciado"
         else:  # TST enunciados became súmulas in 2005, with the same numbers
             key, kind = f"súmula {n}" + (f" {trib.lower()}" if trib else ""), "sumula"
-        yield JurisprudenceRef(key, (key,), kind, trib, text[m.start():end], m.start(), end)
+        yield JurisprudenceRef(key, (key,), kind, trib, text[m.start() : end], m.start(), end)
     for m in _OJ.finditer(f):
         trib, end = _tribunal_after(text, m.end())
         trib = trib or "TST"  # orientações jurisprudenciais are the TST's
         org = _org(m["org"] or m["org0"])
         key = f"oj {number(m['num'])}" + (f" {org}" if org else "") + f" {trib.lower()}"
-        yield JurisprudenceRef(key, (key,), "oj", trib, text[m.start():end], m.start(), end)
+        yield JurisprudenceRef(key, (key,), "oj", trib, text[m.start() : end], m.start(), end)
     for m in _TEMA.finditer(f):
-        trib, end = ("STF", m.end()) if m["rg"] else ("STJ", m.end()) if m["rep"] else _tribunal_after(text, m.end())
+        trib, end = (
+            ("STF", m.end()) if m["rg"] else ("STJ", m.end()) if m["rep"] else _tribunal_after(text, m.end())
+        )
         key = f"tema {number(m['num'])}" + (f" {trib.lower()}" if trib else "")
-        yield JurisprudenceRef(key, (key,), "tema", trib, text[m.start():end], m.start(), end)
+        yield JurisprudenceRef(key, (key,), "tema", trib, text[m.start() : end], m.start(), end)
     for m in _ACORDAO.finditer(f):
         word = "acórdão" if m["word"].startswith("acordao") else "decisão"
         key = f"{word} {number(m['num'])}/{year4(m['year'])}"
-        yield JurisprudenceRef(key, (key,), "acordao", None, text[m.start():m.end()], m.start(), m.end())
+        yield JurisprudenceRef(key, (key,), "acordao", None, text[m.start() : m.end()], m.start(), m.end())
         end = m.end()
         while more := _ACORDAO_MORE.match(f, end):  # "Acórdãos 2.464/2013, 2.550/2008"
             key = f"{word} {number(more['num'])}/{year4(more['year'])}"
-            yield JurisprudenceRef(key, (key,), "acordao", None, text[more.start("num"):more.end()], more.start("num"), more.end())
+            yield JurisprudenceRef(
+                key,
+                (key,),
+                "acordao",
+                None,
+                text[more.start("num") : more.end()],
+                more.start("num"),
+                more.end(),
+            )
             end = more.end()
 
 
@@ -143,7 +191,11 @@ def _case_keys(cls: str, prefixes: list[str], m: re.Match[str]) -> tuple[str, ..
         parsed = parse_cnj(m["cnj"])
         ident = parsed.key if parsed else m["cnj"]
     else:
-        ident = number(m["num"]) + (f"-{m['dv']}" if m["dv"] else "") + (f"/{m['year']}" if m["year"] and not m["uf"] else "")
+        ident = (
+            number(m["num"])
+            + (f"-{m['dv']}" if m["dv"] else "")
+            + (f"/{m['year']}" if m["year"] and not m["uf"] else "")
+        )
     base = f"{cls.lower()} {ident}"
     full = " ".join([p.lower() for p in prefixes] + [base])
     return (full, base) if prefixes else (base,)
@@ -153,8 +205,9 @@ def _cases(text: str, f: str) -> Iterator[JurisprudenceRef]:
     for m in _case_rx().finditer(text):
         prefixes = re.findall(r"[A-Za-z]+", m["pre"])
         prefixes = [p for p in prefixes if p not in ("no", "na", "nos", "nas", "em")]
-        if m["cls"] in ("E", "ED", "Ag", "AI", "AC", "CC", "AP") and not (m["cnj"] or "." in (m["num"] or "")
-                                                                          or m["uf"] or prefixes):
+        if m["cls"] in ("E", "ED", "Ag", "AI", "AC", "CC", "AP") and not (
+            m["cnj"] or "." in (m["num"] or "") or m["uf"] or prefixes
+        ):
             continue  # short classes need a dotted number, a UF or a prefix: not "AP 12" in a list
         keys = _case_keys(m["cls"], prefixes, m)
         trib = None
@@ -165,7 +218,7 @@ def _cases(text: str, f: str) -> Iterator[JurisprudenceRef]:
     for m in _word_rx().finditer(f):
         cls = classes[next(int(k[1:]) for k, v in m.groupdict().items() if v is not None and k[0] == "w")]
         keys = _case_keys(cls, [], m)
-        yield JurisprudenceRef(keys[0], keys, "case", None, text[m.start():m.end()], m.start(), m.end())
+        yield JurisprudenceRef(keys[0], keys, "case", None, text[m.start() : m.end()], m.start(), m.end())
 
 
 def find_jurisprudence(text: str) -> Iterator[JurisprudenceRef]:

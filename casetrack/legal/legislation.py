@@ -32,8 +32,12 @@ ACTS = [  # (canonical type, folded regex, abbreviation written in capitals)
 ]
 # Code key: (folded names, abbreviations in capitals, the enacting act's key).
 CODES: dict[str, tuple[str, str, str]] = {
-    "cf": (r"constituicao\s+(?:da\s+republica(?:\s+federativa\s+do\s+brasil)?|federal)(?:\s+de\s+1988)?"
-           r"|carta\s+(?:magna|politica)(?:\s+de\s+1988)?|lei\s+maior", "CF|CRFB|CR", ""),
+    "cf": (
+        r"constituicao\s+(?:da\s+republica(?:\s+federativa\s+do\s+brasil)?|federal)(?:\s+de\s+1988)?"
+        r"|carta\s+(?:magna|politica)(?:\s+de\s+1988)?|lei\s+maior",
+        "CF|CRFB|CR",
+        "",
+    ),
     "cpc": (r"codigo\s+de\s+processo\s+civil", "CPC|NCPC", "lei 13105/2015"),
     "cpp": (r"codigo\s+de\s+processo\s+penal", "CPP", "decreto-lei 3689/1941"),
     "cppm": (r"codigo\s+de\s+processo\s+penal\s+militar", "CPPM", "decreto-lei 1002/1969"),
@@ -44,8 +48,11 @@ CODES: dict[str, tuple[str, str, str]] = {
     "cdc": (r"codigo\s+de\s+(?:protecao\s+e\s+)?defesa\s+do\s+consumidor", "CDC", "lei 8078/1990"),
     "clt": (r"consolidacao\s+das\s+leis\s+do\s+trabalho", "CLT", "decreto-lei 5452/1943"),
     "eca": (r"estatuto\s+da\s+crianca\s+e\s+do\s+adolescente", "ECA", "lei 8069/1990"),
-    "lindb": (r"lei\s+de\s+introducao\s+(?:as\s+normas\s+do\s+direito\s+brasileiro|ao\s+codigo\s+civil)",
-              "LINDB|LICC", "decreto-lei 4657/1942"),
+    "lindb": (
+        r"lei\s+de\s+introducao\s+(?:as\s+normas\s+do\s+direito\s+brasileiro|ao\s+codigo\s+civil)",
+        "LINDB|LICC",
+        "decreto-lei 4657/1942",
+    ),
     "ctb": (r"codigo\s+de\s+transito\s+brasileiro", "CTB", "lei 9503/1997"),
     "ce": (r"codigo\s+eleitoral", "", "lei 4737/1965"),
     "lep": (r"lei\s+de\s+execucao\s+penal|lei\s+de\s+execucoes\s+penais", "LEP", "lei 7210/1984"),
@@ -68,12 +75,18 @@ NAMED_LAWS = {  # popular names of laws: folded name → act key
     r"lei\s+organica\s+do\s+tcu": "lei 8443/1992",
 }
 _LAW_TO_CODE = {law: code for code, (_, _, law) in CODES.items() if law}
-_LAW_TO_CODE |= {law.split("/")[0]: code for law, code in _LAW_TO_CODE.items()}  # "Decreto-Lei 4.657" without its year
+_LAW_TO_CODE |= {
+    law.split("/")[0]: code for law, code in _LAW_TO_CODE.items()
+}  # "Decreto-Lei 4.657" without its year
 
 _NUM = r"(?:n\s?[o.]*\s*\.?\s*|numero\s+)?(?P<num>\d{1,3}(?:\.\d{3})+|\d+)(?:\s?-\s?(?P<suf>\d{1,2}|[a-z])(?![a-z0-9]))?"
-_MORE = re.compile(r"(?:\s*[,;]\s*(?:e\s+)?|\s+e\s+)(?:n\s?[o.]*s?\s*\.?\s*)?(?P<num>\d{1,3}(?:\.\d{3})+|\d+)\s?/\s?(?P<y>\d{4}|\d{2})(?![\d.])")
-_YEAR = (r"(?:\s?/\s?(?P<y1>\d{4}|\d{2})(?![\d.])"
-         r"|,?\s+de\s+(?:\d{1,2}o?\.?\s+de\s+[a-z]+\s+de\s+)?(?P<y2>(?:18|19|20)\d{2})(?!\d))?")
+_MORE = re.compile(
+    r"(?:\s*[,;]\s*(?:e\s+)?|\s+e\s+)(?:n\s?[o.]*s?\s*\.?\s*)?(?P<num>\d{1,3}(?:\.\d{3})+|\d+)\s?/\s?(?P<y>\d{4}|\d{2})(?![\d.])"
+)
+_YEAR = (
+    r"(?:\s?/\s?(?P<y1>\d{4}|\d{2})(?![\d.])"
+    r"|,?\s+de\s+(?:\d{1,2}o?\.?\s+de\s+[a-z]+\s+de\s+)?(?P<y2>(?:18|19|20)\d{2})(?!\d))?"
+)
 
 
 @dataclass(frozen=True)
@@ -97,25 +110,35 @@ class LegislationRef:
 
 @functools.cache
 def _act_rx() -> re.Pattern[str]:
-    types = "|".join(rf"(?P<t{i}>{rx}{'|' + abbr.lower() if abbr else ''})" for i, (_, rx, abbr) in enumerate(ACTS))
+    types = "|".join(
+        rf"(?P<t{i}>{rx}{'|' + abbr.lower() if abbr else ''})" for i, (_, rx, abbr) in enumerate(ACTS)
+    )
     return re.compile(rf"(?<![a-z0-9])(?:{types})\s*{_NUM}{_YEAR}")
 
 
 @functools.cache
 def _code_rx() -> re.Pattern[str]:
-    states = "|".join(f"(?P<ce_{uf}>{spaced(name)})" for uf, name in
-                      sorted(STATES, key=lambda s: -len(s[1])))
+    states = "|".join(f"(?P<ce_{uf}>{spaced(name)})" for uf, name in sorted(STATES, key=lambda s: -len(s[1])))
     names = [rf"(?P<c_{k}>{v[0]})" for k, v in sorted(CODES.items(), key=lambda kv: -len(kv[1][0]))]
     names += [rf"(?P<n{i}>{rx})" for i, rx in enumerate(NAMED_LAWS)]
-    names += [rf"constituicao\s+(?:do\s+estado\s+d[eo]\s+|estadual\s+d[eo]\s+)(?:{states})",
-              r"(?P<cesp>constituicao\s+paulista)", r"(?P<ce>constituicao\s+estadual)",
-              r"(?P<ri>regimento\s+interno)"]
-    return re.compile(rf"(?<![a-z])(?:{'|'.join(names)})(?:\s?/\s?(?P<cy>(?:19|20)?\d\d)(?!\d)|\s+de\s+(?P<cy2>19\d\d|20\d\d))?(?![a-z])")
+    names += [
+        rf"constituicao\s+(?:do\s+estado\s+d[eo]\s+|estadual\s+d[eo]\s+)(?:{states})",
+        r"(?P<cesp>constituicao\s+paulista)",
+        r"(?P<ce>constituicao\s+estadual)",
+        r"(?P<ri>regimento\s+interno)",
+    ]
+    return re.compile(
+        rf"(?<![a-z])(?:{'|'.join(names)})(?:\s?/\s?(?P<cy>(?:19|20)?\d\d)(?!\d)|\s+de\s+(?P<cy2>19\d\d|20\d\d))?(?![a-z])"
+    )
 
 
-_ABBR = re.compile(r"(?<![A-Za-z0-9/])(?P<abbr>" + "|".join(sorted(
-    (a for _, abbrs, _ in CODES.values() for a in abbrs.split("|") if a), key=len, reverse=True)) +
-    r")(?:\s?[/-]\s?(?P<cy>(?:19|20)?\d\d)(?!\d))?(?![A-Za-z0-9])")
+_ABBR = re.compile(
+    r"(?<![A-Za-z0-9/])(?P<abbr>"
+    + "|".join(
+        sorted((a for _, abbrs, _ in CODES.values() for a in abbrs.split("|") if a), key=len, reverse=True)
+    )
+    + r")(?:\s?[/-]\s?(?P<cy>(?:19|20)?\d\d)(?!\d))?(?![A-Za-z0-9])"
+)
 _ABBR_CODE = {a: k for k, (_, abbrs, _) in CODES.items() for a in abbrs.split("|") if a}
 
 
@@ -154,11 +177,25 @@ def find_authorities(text: str, folded: str | None = None) -> list[Authority]:
         elif group.startswith("n"):
             add(m.start(), m.end(), (list(NAMED_LAWS.values())[int(group[1:])],))
         else:
-            add(m.start(), m.end(), ({"ri": "regimento interno", "ce": "ce", "cesp": "ce-sp"}.get(group) or f"ce-{group[3:].lower()}",))
+            add(
+                m.start(),
+                m.end(),
+                (
+                    {"ri": "regimento interno", "ce": "ce", "cesp": "ce-sp"}.get(group)
+                    or f"ce-{group[3:].lower()}",
+                ),
+            )
     for m in _act_rx().finditer(f):
-        i = next(int(k[1:]) for k, v in m.groupdict().items() if v is not None and k[0] == "t" and k[1:].isdigit())
+        i = next(
+            int(k[1:]) for k, v in m.groupdict().items() if v is not None and k[0] == "t" and k[1:].isdigit()
+        )
         kind, _, abbr = ACTS[i]
-        if abbr and text[m.start():m.start() + len(abbr)] == abbr or not abbr or len(m[f"t{i}"]) > len(abbr):
+        if (
+            abbr
+            and text[m.start() : m.start() + len(abbr)] == abbr
+            or not abbr
+            or len(m[f"t{i}"]) > len(abbr)
+        ):
             add(m.start(), m.end(), _act_keys(kind, m["num"], m["suf"], m["y1"] or m["y2"]))
             end = m.end()
             while more := _MORE.match(f, end):  # "Leis 9.784/1999 e 8.112/1990", "LCs 797/95, 788/94"
@@ -180,9 +217,14 @@ _PIN = re.compile(
     r"|(?:incisos?|inc\.)\s*(?P<inc>[ivxlc]+)(?![a-z])"
     r"|(?:alineas?|letras?|al\.)\s*[\"']*\s*(?P<ali>[a-z])(?![a-z])\s*[\"']*"
     r"|(?:arts?\.?\s*|artigos?\s*)?(?P<art>\d{1,3}(?:\.\d{3})+|\d+)(?:\s?o(?![a-z]))?(?:\s?-\s?(?P<asuf>[a-z])(?![a-z]))?(?![\d/])"
-    r"|(?P<rom>[ivxl]+)(?![a-z0-9])")
-_LINK = re.compile(r"\s*,?\s*(?:(?:d[oa]s?|desta|deste|na|no|em|da\s+referida|do\s+referido|todos\s+d[oa])\s+)?")
-_SELF = re.compile(r"\s*,?\s*(?:desta|deste|nesta|neste)\s+(?:lei|codigo|constituicao|decreto|resolucao|portaria)")
+    r"|(?P<rom>[ivxl]+)(?![a-z0-9])"
+)
+_LINK = re.compile(
+    r"\s*,?\s*(?:(?:d[oa]s?|desta|deste|na|no|em|da\s+referida|do\s+referido|todos\s+d[oa])\s+)?"
+)
+_SELF = re.compile(
+    r"\s*,?\s*(?:desta|deste|nesta|neste)\s+(?:lei|codigo|constituicao|decreto|resolucao|portaria)"
+)
 
 
 def _pinpoints(f: str, pos: int) -> tuple[list[dict[str, str]], int]:
@@ -195,7 +237,13 @@ def _pinpoints(f: str, pos: int) -> tuple[list[dict[str, str]], int]:
         m = _PIN.match(f, start)
         if not m or (m["rom"] and (not parts or "," not in f[pos:start] and " e " not in f[pos:start])):
             break
-        if m["art"] and parts and last == "par" and not m[0].startswith("art") and f[pos:start].strip(" ,") == "e":
+        if (
+            m["art"]
+            and parts
+            and last == "par"
+            and not m[0].startswith("art")
+            and f[pos:start].strip(" ,") == "e"
+        ):
             level, value = "par", number(m["art"])  # "§§ 1º e 2º"
         elif m["art"]:
             if parts and start > pos and "§" not in f[pos:start] and not _list_sep(f[pos:start]):
@@ -205,8 +253,12 @@ def _pinpoints(f: str, pos: int) -> tuple[list[dict[str, str]], int]:
             continue
         else:
             level = next(k for k in ("parun", "par", "caput", "inc", "ali", "rom") if m[k])
-            value = {"parun": "único", "caput": "caput", "inc": (m["inc"] or "").upper(),
-                     "rom": (m["rom"] or "").upper()}.get(level, m[level])
+            value = {
+                "parun": "único",
+                "caput": "caput",
+                "inc": (m["inc"] or "").upper(),
+                "rom": (m["rom"] or "").upper(),
+            }.get(level, m[level])
             level = {"parun": "par", "rom": "inc"}.get(level, level)
         if not parts:
             break
@@ -224,7 +276,7 @@ _ORDER = ("art", "par", "caput", "inc", "ali")
 
 def _attach(parts: list[dict[str, str]], level: str, value: str) -> None:
     cur = parts[-1]
-    if level in cur or any(k in cur for k in _ORDER[_ORDER.index(level) + 1:]):
+    if level in cur or any(k in cur for k in _ORDER[_ORDER.index(level) + 1 :]):
         keep = {k: v for k, v in cur.items() if _ORDER.index(k) < _ORDER.index(level)}
         cur = dict(keep)
         parts.append(cur)
@@ -232,7 +284,7 @@ def _attach(parts: list[dict[str, str]], level: str, value: str) -> None:
 
 
 def pinpoint_key(authority: str, part: dict[str, str]) -> str:
-    """"cpc art. 300 § 1 inc. II al. a" from the authority key and one article component."""
+    """ "cpc art. 300 § 1 inc. II al. a" from the authority key and one article component."""
     out = [authority] if authority else []
     out.append(f"art. {part['art']}")
     if "par" in part:
@@ -265,7 +317,10 @@ def find_legislation(text: str) -> Iterator[LegislationRef]:
         elif s := _SELF.match(f, end):
             end = s.end()
         else:  # "CF, art. 5º" / "Lei 8.078/1990, art. 49": the authority comes first
-            before = next((a for a in authorities if a.end <= start and re.fullmatch(r"\s*,\s*", f[a.end:start])), None)
+            before = next(
+                (a for a in authorities if a.end <= start and re.fullmatch(r"\s*,\s*", f[a.end : start])),
+                None,
+            )
             if before:
                 auth, start = before, before.start
         akey = auth.key if auth else ""
@@ -276,5 +331,5 @@ def find_legislation(text: str) -> Iterator[LegislationRef]:
         refs.append(LegislationRef(pins[0], keys, akey, text[start:end], start, end, pins))
     for a in authorities:
         if a.start not in used and not any(r.start <= a.start < r.end for r in refs):
-            refs.append(LegislationRef(a.key, a.keys, a.key, text[a.start:a.end], a.start, a.end))
+            refs.append(LegislationRef(a.key, a.keys, a.key, text[a.start : a.end], a.start, a.end))
     yield from sorted(refs, key=lambda r: r.start)

@@ -8,23 +8,71 @@ import re
 from casetrack.legal.model import Party
 
 _V_LINE = re.compile(r"^\s*(?:v\.?|vs\.?|versus|-\s*against\s*-|against)\s*$", re.I | re.M)
-_INLINE_V = re.compile(r"^[^\S\n]*(?P<p>[A-Z][^\n\d]{2,100}?),?\s+(?:v\.|vs\.)(?:[^\S\n]+|[^\S\n]*\n\s*)"
-                       r"(?P<d>[A-Z][^\n\d]{2,100}?)[^\S\n]*$", re.M)
-_ROLE_WORD = (r"(?:plaintiffs?|defendants?|appellants?|appellees?|petitioners?|respondents?|cross|debtors?|movants?|"
-              r"intervenors?|claimants?|counter|third|party|parties|and|et\s+al\.?)")
+_INLINE_V = re.compile(
+    r"^[^\S\n]*(?P<p>[A-Z][^\n\d]{2,100}?),?\s+(?:v\.|vs\.)(?:[^\S\n]+|[^\S\n]*\n\s*)"
+    r"(?P<d>[A-Z][^\n\d]{2,100}?)[^\S\n]*$",
+    re.M,
+)
+_ROLE_WORD = (
+    r"(?:plaintiffs?|defendants?|appellants?|appellees?|petitioners?|respondents?|cross|debtors?|movants?|"
+    r"intervenors?|claimants?|counter|third|party|parties|and|et\s+al\.?)"
+)
 _ROLE_WORDS = re.compile(rf"^\s*{_ROLE_WORD}(?:[\s,/\-\u2013\u2014]+{_ROLE_WORD})*[\s,.;]*$", re.I)
 _NOT_CAPTION = re.compile(r"^(?:see|cf|in|but|accord|compare)\b", re.I)
-PT_ROLES = ("autor", "autora", "autores", "reu", "re", "reus", "requerente", "requerido", "requerida", "recorrente",
-            "recorrido", "recorrida", "agravante", "agravado", "agravada", "apelante", "apelado", "apelada",
-            "impetrante", "impetrado", "paciente", "embargante", "embargado", "embargada", "reclamante",
-            "reclamado", "reclamada", "exequente", "executado", "executada", "interessado", "responsavel",
-            "reqte", "reqdo", "recte", "recdo", "agte", "agdo", "impte", "impdo")
+PT_ROLES = (
+    "autor",
+    "autora",
+    "autores",
+    "reu",
+    "re",
+    "reus",
+    "requerente",
+    "requerido",
+    "requerida",
+    "recorrente",
+    "recorrido",
+    "recorrida",
+    "agravante",
+    "agravado",
+    "agravada",
+    "apelante",
+    "apelado",
+    "apelada",
+    "impetrante",
+    "impetrado",
+    "paciente",
+    "embargante",
+    "embargado",
+    "embargada",
+    "reclamante",
+    "reclamado",
+    "reclamada",
+    "exequente",
+    "executado",
+    "executada",
+    "interessado",
+    "responsavel",
+    "reqte",
+    "reqdo",
+    "recte",
+    "recdo",
+    "agte",
+    "agdo",
+    "impte",
+    "impdo",
+)
 _ROLES_RX = "|".join(sorted(PT_ROLES, key=len, reverse=True))
-_PT_ROLE = re.compile(r"(?<![A-Za-z])(?P<role>" + _ROLES_RX + r")\.?\s?(?:\(\s?[AaSs]?\s?/?\s?[AaSs]?\s?\)|\([AaOoEe]?[Ss]\))?"
-                      r"\s?:\s?(?P<name>[^:]{2,120}?)(?=\s+(?:" + _ROLES_RX + r"|ADV|PROC|RELATORA?|REDATORA?|EMENTA|"
-                      r"ACÓRDÃO|ACORDAO|DECISÃO|Advogad|Procurador|Dr\(a\)|Dra?\.)\b|\s*\n\s*\n|[\"“]|$)", re.I)
-_BETWEEN = re.compile(r"\b(?:by\s+and\s+)?between\s+(?P<a>[A-Z][^,;(\n]{2,90}?)\s*[,(].{0,400}?\band\s+"
-                      r"(?P<b>[A-Z][^,;(\n]{2,90}?)\s*[,(]", re.S)
+_PT_ROLE = re.compile(
+    r"(?<![A-Za-z])(?P<role>" + _ROLES_RX + r")\.?\s?(?:\(\s?[AaSs]?\s?/?\s?[AaSs]?\s?\)|\([AaOoEe]?[Ss]\))?"
+    r"\s?:\s?(?P<name>[^:]{2,120}?)(?=\s+(?:" + _ROLES_RX + r"|ADV|PROC|RELATORA?|REDATORA?|EMENTA|"
+    r"ACÓRDÃO|ACORDAO|DECISÃO|Advogad|Procurador|Dr\(a\)|Dra?\.)\b|\s*\n\s*\n|[\"“]|$)",
+    re.I,
+)
+_BETWEEN = re.compile(
+    r"\b(?:by\s+and\s+)?between\s+(?P<a>[A-Z][^,;(\n]{2,90}?)\s*[,(].{0,400}?\band\s+"
+    r"(?P<b>[A-Z][^,;(\n]{2,90}?)\s*[,(]",
+    re.S,
+)
 
 
 def _fold_role(role: str) -> str:
@@ -38,7 +86,9 @@ def _clean(name: str) -> str:
 
 def _name_line(line: str) -> str:
     line = re.sub(r"^\s*(?:re|short\s+title|in\s+re)\s*:\s*", "", line, flags=re.I)
-    return _clean(re.split(r",\s+(?:in\s+(?:his|her|its|their)\s+(?:official|individual)|individually|as\s)", line)[0])
+    return _clean(
+        re.split(r",\s+(?:in\s+(?:his|her|its|their)\s+(?:official|individual)|individually|as\s)", line)[0]
+    )
 
 
 def caption_parties(text: str) -> list[Party]:
@@ -46,7 +96,7 @@ def caption_parties(text: str) -> list[Party]:
     head = text[:4000]
     for v in _V_LINE.finditer(head):
         before = [ln for ln in head[: v.start()].splitlines() if ln.strip()]
-        after = [ln for ln in head[v.end():].splitlines() if ln.strip()]
+        after = [ln for ln in head[v.end() :].splitlines() if ln.strip()]
         plaintiff = next((ln for ln in reversed(before[-4:]) if not _ROLE_WORDS.match(ln)), None)
         defendant = next((ln for ln in after[:4] if not _ROLE_WORDS.match(ln)), None)
         if plaintiff and defendant:
@@ -76,5 +126,7 @@ def contract_parties(text: str) -> list[Party]:
 def find_parties(text: str, language: str = "en") -> list[Party]:
     """Parties of a document from its first page(s): PT role lines, a US caption (English documents), a
     contract's parties; each (role, name) once."""
-    found = role_parties(text) or (caption_parties(text) if language == "en" else []) or contract_parties(text)
+    found = (
+        role_parties(text) or (caption_parties(text) if language == "en" else []) or contract_parties(text)
+    )
     return list(dict.fromkeys(found))

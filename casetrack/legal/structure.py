@@ -23,7 +23,12 @@ _PT = (
     ("capitulo", 2, r"capitulo\s+(?P<id>[ivxlc]+(?:-[a-z])?|unico)\b", "Capítulo {}"),
     ("secao", 3, r"secao\s+(?P<id>[ivxlc]+|unica)\b", "Seção {}"),
     ("subsecao", 4, r"subsecao\s+(?P<id>[ivxlc]+|unica)\b", "Subseção {}"),
-    ("artigo", 5, r"art(?:igo)?\.?\s*(?P<id>\d{1,3}(?:\.\d{3})*)\s?(?:o|\.o)?(?:\s?-\s?(?P<suf>[a-z]))?(?=[\s.\-])", "Art. {}"),
+    (
+        "artigo",
+        5,
+        r"art(?:igo)?\.?\s*(?P<id>\d{1,3}(?:\.\d{3})*)\s?(?:o|\.o)?(?:\s?-\s?(?P<suf>[a-z]))?(?=[\s.\-])",
+        "Art. {}",
+    ),
     ("paragrafo", 6, r"(?:§\s*(?P<id>\d+)\s?o?|(?P<unico>paragrafo\s+unico))(?=[\s.\-:])", "§ {}"),
     ("inciso", 7, r"(?P<id>[ivxlc]+)\s*[-\u2013\u2014]\s", "{}"),
     ("alinea", 8, r"(?P<id>[a-z])\)\s", "{})"),
@@ -35,8 +40,10 @@ _EN = (
     ("clause", 2, r"(?P<id>\d+\.\d+(?:\.\d+)*)\.?\s+(?=[a-z])", "{}"),
     ("subclause", 3, r"\((?P<id>[a-z]{1,2})\)\s", "({})"),
 )
-_COMPILED = {lang: [(k, lvl, re.compile(r"(?m)^[^\S\n]*" + rx), fmt) for k, lvl, rx, fmt in table]
-             for lang, table in (("pt", _PT), ("en", _EN))}
+_COMPILED = {
+    lang: [(k, lvl, re.compile(r"(?m)^[^\S\n]*" + rx), fmt) for k, lvl, rx, fmt in table]
+    for lang, table in (("pt", _PT), ("en", _EN))
+}
 _CONTAINER_MAX_LEVEL = {"pt": 4, "en": 1}
 
 
@@ -58,10 +65,12 @@ class StructUnit:
 def _label(kind: str, fmt: str, m: re.Match[str], raw: str) -> str:
     if kind == "paragrafo" and m["unico"]:
         return "§ único"
-    ident = raw[m.start("id"):m.end("id")]
+    ident = raw[m.start("id") : m.end("id")]
     if kind == "artigo":
         ident = ident.replace(".", "") + (f"-{m['suf'].upper()}" if m["suf"] else "")
-    elif kind in ("titulo", "capitulo", "secao", "subsecao", "livro", "inciso", "article") and ident.isalpha():
+    elif (
+        kind in ("titulo", "capitulo", "secao", "subsecao", "livro", "inciso", "article") and ident.isalpha()
+    ):
         ident = ident.upper() if kind != "parte" else ident.capitalize()
     return fmt.format(ident)
 
@@ -92,7 +101,7 @@ def find_structure(text: str, language: str = "pt", name: str | None = None) -> 
     stack: list[tuple[int, str, str]] = []  # (level, kind, label) of the open units
     top = _CONTAINER_MAX_LEVEL[lang]
     for i, (start, level, kind, label) in enumerate(heads):
-        end = next((s for s, lvl, _, _ in heads[i + 1:] if lvl <= level), len(text))
+        end = next((s for s, lvl, _, _ in heads[i + 1 :] if lvl <= level), len(text))
         while stack and stack[-1][0] >= level:
             stack.pop()
         stack.append((level, kind, label))
@@ -111,8 +120,17 @@ def unit_at(units: list[StructUnit], offset: int) -> StructUnit | None:
     return best
 
 
-_DISPLAY = {"lei": "Lei", "lc": "Lei Complementar", "decreto": "Decreto", "decreto-lei": "Decreto-Lei", "mp": "MP",
-            "ec": "EC", "resolução": "Resolução", "portaria": "Portaria", "instrução normativa": "Instrução Normativa"}
+_DISPLAY = {
+    "lei": "Lei",
+    "lc": "Lei Complementar",
+    "decreto": "Decreto",
+    "decreto-lei": "Decreto-Lei",
+    "mp": "MP",
+    "ec": "EC",
+    "resolução": "Resolução",
+    "portaria": "Portaria",
+    "instrução normativa": "Instrução Normativa",
+}
 
 
 def statute_title(text: str) -> str | None:

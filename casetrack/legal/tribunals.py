@@ -14,18 +14,46 @@ from casetrack.legal.text import fold
 
 # The states in the order of Resolução CNJ 65/2008, annex VIII (TR of segments 6, 8 and 9).
 STATES: tuple[tuple[str, str], ...] = (
-    ("AC", "acre"), ("AL", "alagoas"), ("AP", "amapa"), ("AM", "amazonas"), ("BA", "bahia"),
-    ("CE", "ceara"), ("DF", "distrito federal"), ("ES", "espirito santo"), ("GO", "goias"),
-    ("MA", "maranhao"), ("MT", "mato grosso"), ("MS", "mato grosso do sul"), ("MG", "minas gerais"),
-    ("PA", "para"), ("PB", "paraiba"), ("PR", "parana"), ("PE", "pernambuco"), ("PI", "piaui"),
-    ("RJ", "rio de janeiro"), ("RN", "rio grande do norte"), ("RS", "rio grande do sul"),
-    ("RO", "rondonia"), ("RR", "roraima"), ("SC", "santa catarina"), ("SE", "sergipe"),
-    ("SP", "sao paulo"), ("TO", "tocantins"),
+    ("AC", "acre"),
+    ("AL", "alagoas"),
+    ("AP", "amapa"),
+    ("AM", "amazonas"),
+    ("BA", "bahia"),
+    ("CE", "ceara"),
+    ("DF", "distrito federal"),
+    ("ES", "espirito santo"),
+    ("GO", "goias"),
+    ("MA", "maranhao"),
+    ("MT", "mato grosso"),
+    ("MS", "mato grosso do sul"),
+    ("MG", "minas gerais"),
+    ("PA", "para"),
+    ("PB", "paraiba"),
+    ("PR", "parana"),
+    ("PE", "pernambuco"),
+    ("PI", "piaui"),
+    ("RJ", "rio de janeiro"),
+    ("RN", "rio grande do norte"),
+    ("RS", "rio grande do sul"),
+    ("RO", "rondonia"),
+    ("RR", "roraima"),
+    ("SC", "santa catarina"),
+    ("SE", "sergipe"),
+    ("SP", "sao paulo"),
+    ("TO", "tocantins"),
 )
 UFS = frozenset(uf for uf, _ in STATES)
-SEGMENTS = {1: "Supremo Tribunal Federal", 2: "Conselho Nacional de Justiça", 3: "Superior Tribunal de Justiça",
-            4: "Justiça Federal", 5: "Justiça do Trabalho", 6: "Justiça Eleitoral", 7: "Justiça Militar da União",
-            8: "Justiça Estadual", 9: "Justiça Militar Estadual"}
+SEGMENTS = {
+    1: "Supremo Tribunal Federal",
+    2: "Conselho Nacional de Justiça",
+    3: "Superior Tribunal de Justiça",
+    4: "Justiça Federal",
+    5: "Justiça do Trabalho",
+    6: "Justiça Eleitoral",
+    7: "Justiça Militar da União",
+    8: "Justiça Estadual",
+    9: "Justiça Militar Estadual",
+}
 TRF_REGIONS = 6
 TRT_REGIONS = 24
 MILITARY_STATE_COURTS = {"MG", "RS", "SP"}  # the only states with a Tribunal de Justiça Militar
@@ -108,7 +136,8 @@ _ACRONYM = re.compile(
     r"|TRT\s?[-/]?\s?(?P<trt>[1-9]|1\d|2[0-4])(?:\s?ª)?(?:\s?R(?:egião)?)?"
     r"|TRT\s+da\s+(?P<trt2>[1-9]|1\d|2[0-4])\s?ª\s+Regi[ãa]o"
     rf"|(?P<kind>TJM|TRE|TCE|TCM|TJ)\s?[-/]?\s?(?P<uf>{_UF})"
-    r"|(?P<tjdft>TJDFT))(?![A-Za-z0-9])")
+    r"|(?P<tjdft>TJDFT))(?![A-Za-z0-9])"
+)
 
 
 def _acronym_of(m: re.Match[str]) -> str:
@@ -148,7 +177,7 @@ def find_tribunals(text: str) -> Iterator[TribunalMention]:
     found: list[TribunalMention] = []
     for m in _name_rx().finditer(fold(text)):
         if acronym := _name_acronym(m):
-            found.append(TribunalMention(acronym, m.start(), m.end(), text[m.start():m.end()]))
+            found.append(TribunalMention(acronym, m.start(), m.end(), text[m.start() : m.end()]))
     for m in _ACRONYM.finditer(text):
         if not any(f.start < m.end() and m.start() < f.end for f in found):
             found.append(TribunalMention(_acronym_of(m), m.start(), m.end(), m[0]))

@@ -15,11 +15,19 @@ from dataclasses import dataclass
 from typing import Any
 
 CASE_KINDS = ("case", "short_case", "id", "supra", "reference")
-_CLASS_KIND = {"FullCaseCitation": "case", "ShortCaseCitation": "short_case", "IdCitation": "id",
-               "SupraCitation": "supra", "ReferenceCitation": "reference", "FullLawCitation": "statute"}
-_CODE = re.compile(r"(?<![\w.])(?P<title>\d{1,3})\s+(?P<code>U\.\s?S\.\s?C\.(?:\s?A\.)?|C\.\s?F\.\s?R\.)\s*"
-                   r"(?:(?P<secs>§§?)\s*|(?:sec(?:tion)?s?\.?|ss?)\s+)?(?P<sec>\d+[a-zA-Z]*(?:[.\-]\d+[a-zA-Z0-9]*)*)"
-                   r"(?P<sub>(?:\([a-zA-Z0-9]{1,4}\))*)")
+_CLASS_KIND = {
+    "FullCaseCitation": "case",
+    "ShortCaseCitation": "short_case",
+    "IdCitation": "id",
+    "SupraCitation": "supra",
+    "ReferenceCitation": "reference",
+    "FullLawCitation": "statute",
+}
+_CODE = re.compile(
+    r"(?<![\w.])(?P<title>\d{1,3})\s+(?P<code>U\.\s?S\.\s?C\.(?:\s?A\.)?|C\.\s?F\.\s?R\.)\s*"
+    r"(?:(?P<secs>§§?)\s*|(?:sec(?:tion)?s?\.?|ss?)\s+)?(?P<sec>\d+[a-zA-Z]*(?:[.\-]\d+[a-zA-Z0-9]*)*)"
+    r"(?P<sub>(?:\([a-zA-Z0-9]{1,4}\))*)"
+)
 
 
 @dataclass(frozen=True)
@@ -40,8 +48,14 @@ class UsCitation:
         return self.kind in ("statute", "regulation")
 
     def fields(self) -> dict[str, str]:
-        pairs = {"citation_kind": self.kind, "pin_cite": self.pin_cite, "court": self.court, "year": self.year,
-                 "plaintiff": self.plaintiff, "defendant": self.defendant}
+        pairs = {
+            "citation_kind": self.kind,
+            "pin_cite": self.pin_cite,
+            "court": self.court,
+            "year": self.year,
+            "plaintiff": self.plaintiff,
+            "defendant": self.defendant,
+        }
         return {k: " ".join(v.split()) for k, v in pairs.items() if v}
 
 
@@ -78,8 +92,12 @@ def _code_key(m: re.Match[str]) -> str:
     code = re.sub(r"\s", "", m["code"]).replace("U.S.C.A.", "U.S.C.")
     section = m["sec"]
     first, _, rest = section.partition("-")
-    if rest and re.match(r"\d+", first) and re.match(r"\d+", rest) and \
-            re.match(r"\d+", first)[0] == re.match(r"\d+", rest)[0]:  # type: ignore[index]
+    if (
+        rest
+        and re.match(r"\d+", first)
+        and re.match(r"\d+", rest)
+        and re.match(r"\d+", first)[0] == re.match(r"\d+", rest)[0]
+    ):  # type: ignore[index]
         section = first  # a range "270a-270f" cites its first section; "10b-5" is one section's name
     return f"{m['title']} {code} § {section}"
 
@@ -91,7 +109,7 @@ def _squeeze(text: str) -> tuple[str, list[int]]:
     where: list[int] = []
     pos = 0
     for m in re.finditer(r"\s+", text):
-        out.append(text[pos:m.start()])
+        out.append(text[pos : m.start()])
         where.extend(range(pos, m.start()))
         out.append(" ")
         where.append(m.start())
@@ -130,9 +148,20 @@ def _from_eyecite(original: str) -> list[UsCitation]:
             g = cite.groups
             key = f"{g.get('volume')} {_space(g.get('reporter') or '')} ___" if g.get("volume") else ""
         start, end = where[start], where[end - 1] + 1
-        out.append(UsCitation(
-            kind, original[start:end], start, end, key, getattr(meta, "pin_cite", None), getattr(meta, "court", None),
-            getattr(meta, "year", None), getattr(meta, "plaintiff", None), getattr(meta, "defendant", None)))
+        out.append(
+            UsCitation(
+                kind,
+                original[start:end],
+                start,
+                end,
+                key,
+                getattr(meta, "pin_cite", None),
+                getattr(meta, "court", None),
+                getattr(meta, "year", None),
+                getattr(meta, "plaintiff", None),
+                getattr(meta, "defendant", None),
+            )
+        )
     return out
 
 

@@ -32,10 +32,18 @@ F = TypeVar("F", bound=Callable[..., Awaitable[CallToolResult]])
 
 CaseNameArg = Annotated[str | None, Field(description="Case name or ID (default: the active case)")]
 
-READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
-WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
-IDEMPOTENT = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
-DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
+READ = ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+WRITE = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+)
+IDEMPOTENT = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+DESTRUCTIVE = ToolAnnotations(
+    read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
+)
 
 
 @dataclass
@@ -63,7 +71,9 @@ class ToolContext:
             return app.registry.get(self.session.active_case)
         except CaseNotFoundError as e:
             self.session.active_case = None
-            raise ToolError("The active case no longer exists (it was deleted).\n\n" + render.NO_ACTIVE_CASE) from e
+            raise ToolError(
+                "The active case no longer exists (it was deleted).\n\n" + render.NO_ACTIVE_CASE
+            ) from e
 
     def case_id(self, case_name: str | None) -> str:
         return self.case(case_name).id
@@ -106,16 +116,19 @@ def guarded(fn: F) -> F:
             raise tool_error(e) from e
         except Exception as e:
             log.exception("tool %s failed", fn.__name__)
-            raise ToolError(f"Internal error in {fn.__name__}: {type(e).__name__}: {e}. The daemon keeps running; "
-                            "its log (see get_status) has the details.") from e
+            raise ToolError(
+                f"Internal error in {fn.__name__}: {type(e).__name__}: {e}. The daemon keeps running; "
+                "its log (see get_status) has the details."
+            ) from e
 
     return cast(F, wrapper)
 
 
 def result(text: str, data: BaseModel) -> CallToolResult:
     """The readable text Claude reads plus the same facts as structured content."""
-    return CallToolResult(content=[TextContent(type="text", text=text)],
-                          structured_content=data.model_dump(mode="json"))
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)], structured_content=data.model_dump(mode="json")
+    )
 
 
 @dataclass(frozen=True)

@@ -9,31 +9,52 @@ from pydantic import Field
 
 from casetrack.search.legal_filters import LegalFilters, legal_filters
 
-DocTypeArg = Annotated[str | None, Field(
-    description="Only documents of this legal type: contract, amendment, nda, complaint, answer, motion, brief, order, "
-                "judgment, acordao, opinion, deposition, transcript, letter, invoice, statute, power_of_attorney, "
-                "minutes, email (Portuguese names such as acórdão, sentença, petição inicial, contestação work too)",
-    max_length=60)]
-TribunalArg = Annotated[str | None, Field(description="Only documents of this tribunal, e.g. STJ, TJSP, TRT2",
-                                          max_length=120)]
-ProcessArg = Annotated[str | None, Field(
-    description="Only documents of this process number (CNJ, with or without punctuation)", max_length=60)]
-DateFromArg = Annotated[str | None, Field(description="Only documents dated on or after this day (YYYY-MM-DD)",
-                                          max_length=10)]
-DateToArg = Annotated[str | None, Field(description="Only documents dated on or before this day (YYYY-MM-DD)",
-                                        max_length=10)]
+DocTypeArg = Annotated[
+    str | None,
+    Field(
+        description="Only documents of this legal type: contract, amendment, nda, complaint, answer, motion, brief, order, "
+        "judgment, acordao, opinion, deposition, transcript, letter, invoice, statute, power_of_attorney, "
+        "minutes, email (Portuguese names such as acórdão, sentença, petição inicial, contestação work too)",
+        max_length=60,
+    ),
+]
+TribunalArg = Annotated[
+    str | None, Field(description="Only documents of this tribunal, e.g. STJ, TJSP, TRT2", max_length=120)
+]
+ProcessArg = Annotated[
+    str | None,
+    Field(
+        description="Only documents of this process number (CNJ, with or without punctuation)", max_length=60
+    ),
+]
+DateFromArg = Annotated[
+    str | None, Field(description="Only documents dated on or after this day (YYYY-MM-DD)", max_length=10)
+]
+DateToArg = Annotated[
+    str | None, Field(description="Only documents dated on or before this day (YYYY-MM-DD)", max_length=10)
+]
 TagArg = Annotated[str | None, Field(description="Only documents with this tag", max_length=100)]
-FieldArg = Annotated[str | None, Field(description="Only documents whose custom field is this: KEY=VALUE",
-                                       max_length=200)]
-LanguageArg = Annotated[str | None, Field(description="Only documents in this language: en or pt", max_length=10)]
+FieldArg = Annotated[
+    str | None, Field(description="Only documents whose custom field is this: KEY=VALUE", max_length=200)
+]
+LanguageArg = Annotated[
+    str | None, Field(description="Only documents in this language: en or pt", max_length=10)
+]
 
 
 def legal_args(
-    doc_type: str | None, tribunal: str | None, process: str | None, date_from: str | None, date_to: str | None,
-    tag: str | None, field: str | None, language: str | None,
+    doc_type: str | None,
+    tribunal: str | None,
+    process: str | None,
+    date_from: str | None,
+    date_to: str | None,
+    tag: str | None,
+    field: str | None,
+    language: str | None,
 ) -> LegalFilters:
     def one(value: str | None) -> tuple[str, ...]:
         return (value,) if value else ()
 
-    return legal_filters(one(doc_type), one(tribunal), one(process), date_from, date_to, one(tag), one(field),
-                         one(language))
+    return legal_filters(
+        one(doc_type), one(tribunal), one(process), date_from, date_to, one(tag), one(field), one(language)
+    )

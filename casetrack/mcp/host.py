@@ -49,7 +49,9 @@ class JobQueue(Protocol):
 
     def cancel(self, job_id: str) -> JobView: ...
 
-    def wait(self, job_id: str, timeout: float, on_change: None = None, changed_from: str | None = None) -> JobView:
+    def wait(
+        self, job_id: str, timeout: float, on_change: None = None, changed_from: str | None = None
+    ) -> JobView:
         """Return when the job finishes, its progress differs from `changed_from`, or `timeout` passes."""
         ...
 

@@ -12,8 +12,10 @@ from typing import Any
 
 from casetrack.search.relevance import NO_GOOD_MATCH
 
-DOWNLOAD_FIX = ("download_models() installs the missing models from the model hub (pinned, checked; search uses "
-                "them at once), or import_models(folder_path=...) from a folder on a computer without internet.")
+DOWNLOAD_FIX = (
+    "download_models() installs the missing models from the model hub (pinned, checked; search uses "
+    "them at once), or import_models(folder_path=...) from a folder on a computer without internet."
+)
 
 NO_ACTIVE_CASE = (
     "No active case. Create or switch to a case first:\n"
@@ -36,9 +38,11 @@ def case_line(case: Mapping[str, Any], active: bool) -> str:
     mark = "* " if active else "  "
     current = " <-- current" if active else ""
     head = f"{mark}{case['name']} [{str(case['status']).upper()}]{current}"
-    body = (f"    {str(case['type']).replace('_', ' ').title()} | {case.get('language', 'en')} | "
-            f"{_n(case.get('document_count'))} documents | {_n(case.get('chunk_count'))} chunks | "
-            f"Created {_date(case.get('created_at'))} | ID: {case['id']}")
+    body = (
+        f"    {str(case['type']).replace('_', ' ').title()} | {case.get('language', 'en')} | "
+        f"{_n(case.get('document_count'))} documents | {_n(case.get('chunk_count'))} chunks | "
+        f"Created {_date(case.get('created_at'))} | ID: {case['id']}"
+    )
     return f"{head}\n{body}"
 
 
@@ -46,7 +50,8 @@ def case_list(cases: Sequence[Mapping[str, Any]], active_id: str | None, status_
     if not cases:
         which = "" if status_filter == "all" else f" {status_filter}"
         return f"No{which} cases.\n\nNext: create_case(name=...) to start one." + (
-            "" if status_filter == "all" else " (status_filter=\"all\" shows every case.)")
+            "" if status_filter == "all" else ' (status_filter="all" shows every case.)'
+        )
     label = "" if status_filter == "all" else f" {status_filter}"
     lines = [f"Cases ({len(cases)}{label}):", ""]
     lines += [case_line(c, c["id"] == active_id) for c in cases]
@@ -54,9 +59,11 @@ def case_list(cases: Sequence[Mapping[str, Any]], active_id: str | None, status_
 
 
 def created(case: Mapping[str, Any]) -> str:
-    return (f"Created case \"{case['name']}\" (ID: {case['id']}).\n"
-            f"Type: {str(case['type']).replace('_', ' ').title()} | Language: {case['language']}\n"
-            "This is now your active case.\n\nNext: Ingest documents with ingest_document or ingest_folder.")
+    return (
+        f'Created case "{case["name"]}" (ID: {case["id"]}).\n'
+        f"Type: {str(case['type']).replace('_', ' ').title()} | Language: {case['language']}\n"
+        "This is now your active case.\n\nNext: Ingest documents with ingest_document or ingest_folder."
+    )
 
 
 def case_info(info: Mapping[str, Any], storage_bytes: int) -> str:
@@ -76,8 +83,11 @@ def case_info(info: Mapping[str, Any], storage_bytes: int) -> str:
         lines.append(f"  ... and {len(info['documents']) - 50} more (list_documents shows all)")
     if info.get("in_progress"):
         lines.append(f"Being ingested: {', '.join(info['in_progress'])}")
-    lines += ["", f"Total: {_n(info.get('page_count'))} pages, {_n(info.get('chunk_count'))} chunks",
-              f"Storage: {storage_bytes / 2**20:.1f} MB"]
+    lines += [
+        "",
+        f"Total: {_n(info.get('page_count'))} pages, {_n(info.get('chunk_count'))} chunks",
+        f"Storage: {storage_bytes / 2**20:.1f} MB",
+    ]
     return "\n".join(lines)
 
 
@@ -90,24 +100,34 @@ def job(j: Mapping[str, Any]) -> str:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
     ok = counts.get("ingested", 0) + counts.get("replaced", 0)
     head = {
-        "queued": "Queued", "running": "Running", "done": "Finished", "failed": "Failed", "cancelled": "Cancelled",
+        "queued": "Queued",
+        "running": "Running",
+        "done": "Finished",
+        "failed": "Failed",
+        "cancelled": "Cancelled",
     }.get(j["status"], j["status"])
     lines = [f"Ingest job {j['id']} for {j['case_name']}: {head} ({j['done']} of {j['total']} files)"]
     if j.get("label"):
         lines.append(f"  Source:     {j['label']}")
     if j.get("current") and j["status"] not in ("done", "failed", "cancelled"):
         lines.append(f"  Now:        {j['current']} ({j.get('stage') or 'starting'})")
-    lines.append(f"  Ingested:   {ok}   Duplicates: {counts.get('duplicate', 0)}   "
-                 f"Need OCR: {counts.get('needs_ocr', 0)}   Failed: {counts.get('error', 0)}")
+    lines.append(
+        f"  Ingested:   {ok}   Duplicates: {counts.get('duplicate', 0)}   "
+        f"Need OCR: {counts.get('needs_ocr', 0)}   Failed: {counts.get('error', 0)}"
+    )
     pages = sum(int(r.get("pages") or 0) for r in results if r["status"] in ("ingested", "replaced"))
     chunks = sum(int(r.get("chunks") or 0) for r in results)
     lines.append(f"  Pages:      {_n(pages)}   Chunks: {_n(chunks)}")
     ocr = [r for r in results if r.get("ocr_pages")]
     if ocr:
-        lines.append(f"  OCR:        {_n(sum(len(r['ocr_pages']) for r in ocr))} pages read by OCR in {len(ocr)} files")
+        lines.append(
+            f"  OCR:        {_n(sum(len(r['ocr_pages']) for r in ocr))} pages read by OCR in {len(ocr)} files"
+        )
         for r in [r for r in ocr if r.get("low_confidence_pages")][:10]:
             low = ", ".join(map(str, r["low_confidence_pages"][:10]))
-            lines.append(f"  - {r['name']}: low OCR confidence on p. {low}: quote those pages only after checking the scan")
+            lines.append(
+                f"  - {r['name']}: low OCR confidence on p. {low}: quote those pages only after checking the scan"
+            )
     if j.get("started_at"):
         end = j.get("finished_at") or time.time()
         lines.append(f"  Duration:   {end - j['started_at']:.1f} seconds")
@@ -122,12 +142,15 @@ def job(j: Mapping[str, Any]) -> str:
             lines.append(f"  ... and {len(problems) - 20} more")
     if dups:
         lines.append("")
-        lines.append(f"  Already in the case: {', '.join(r['name'] for r in dups[:10])}"
-                     + (" ..." if len(dups) > 10 else "") + " (force=true re-ingests)")
+        lines.append(
+            f"  Already in the case: {', '.join(r['name'] for r in dups[:10])}"
+            + (" ..." if len(dups) > 10 else "")
+            + " (force=true re-ingests)"
+        )
     if j.get("error"):
         lines += ["", f"Error: {j['error']}" + (f"\n{j['hint']}" if j.get("hint") else "")]
     if j["status"] in ("queued", "running"):
-        lines += ["", f"Still working. Check again with get_job(job_id=\"{j['id']}\", wait_seconds=30)."]
+        lines += ["", f'Still working. Check again with get_job(job_id="{j["id"]}", wait_seconds=30).']
     elif j["status"] == "done" and ok:
         lines += ["", "These documents are now searchable: search_case(query=...)."]
     return "\n".join(lines)
@@ -139,10 +162,17 @@ def documents(case_name: str, docs: Sequence[Mapping[str, Any]]) -> str:
     lines = [f"Documents in {case_name} ({len(docs)}):", ""]
     for i, d in enumerate(docs, start=1):
         pages = f"{d['pages']} pages, " if d.get("pages") else ""
-        lines.append(f"  {i}. {d['name']} ({d.get('file_type') or '?'}) - {pages}{_n(d.get('chunks'))} chunks "
-                     f"| ID: {d['document_id']}")
-        legal = [d.get("doc_type") or "", d.get("doc_date") or "", ", ".join(d.get("process_numbers") or [])[:80],
-                 ", ".join(d.get("tribunals") or [])[:60], ", ".join(d.get("tags") or [])]
+        lines.append(
+            f"  {i}. {d['name']} ({d.get('file_type') or '?'}) - {pages}{_n(d.get('chunks'))} chunks "
+            f"| ID: {d['document_id']}"
+        )
+        legal = [
+            d.get("doc_type") or "",
+            d.get("doc_date") or "",
+            ", ".join(d.get("process_numbers") or [])[:80],
+            ", ".join(d.get("tribunals") or [])[:60],
+            ", ".join(d.get("tags") or []),
+        ]
         if any(legal):
             lines.append("     " + " | ".join(x for x in legal if x))
     return "\n".join(lines)
@@ -150,8 +180,14 @@ def documents(case_name: str, docs: Sequence[Mapping[str, Any]]) -> str:
 
 def document(d: Mapping[str, Any]) -> str:
     lines = [f"Document: {d['name']} (ID: {d['document_id']})"]
-    for key, label in (("file_type", "Type"), ("pages", "Pages"), ("chunks", "Chunks"),
-                       ("extraction", "Extraction"), ("source_path", "Source"), ("sha256", "SHA-256")):
+    for key, label in (
+        ("file_type", "Type"),
+        ("pages", "Pages"),
+        ("chunks", "Chunks"),
+        ("extraction", "Extraction"),
+        ("source_path", "Source"),
+        ("sha256", "SHA-256"),
+    ):
         if d.get(key) not in (None, "", []):
             lines.append(f"  {label + ':':<11} {d[key]}")
     if d.get("needs_ocr_pages"):
@@ -159,17 +195,30 @@ def document(d: Mapping[str, Any]) -> str:
     if d.get("ocr_pages"):
         scores = d.get("page_ocr_confidence") or {}
         mean = sum(scores.values()) / len(scores) if scores else None
-        lines.append(f"  OCR:        {len(d['ocr_pages'])} pages read by OCR"
-                     + (f", mean confidence {mean:.0f}/100" if mean is not None else ""))
+        lines.append(
+            f"  OCR:        {len(d['ocr_pages'])} pages read by OCR"
+            + (f", mean confidence {mean:.0f}/100" if mean is not None else "")
+        )
     if d.get("low_confidence_pages"):
-        lines.append(f"  Check:      low OCR confidence on pages {', '.join(map(str, d['low_confidence_pages'][:30]))}")
+        lines.append(
+            f"  Check:      low OCR confidence on pages {', '.join(map(str, d['low_confidence_pages'][:30]))}"
+        )
     if d.get("bates"):
         lines.append(f"  Bates:      {' - '.join(d['bates'])}")
-    for key, label in (("doc_type", "Legal type"), ("doc_date", "Dated"), ("process_numbers", "Process"),
-                       ("tribunals", "Tribunal"), ("parties", "Parties"), ("tags", "Tags"), ("authorities", "Cites")):
+    for key, label in (
+        ("doc_type", "Legal type"),
+        ("doc_date", "Dated"),
+        ("process_numbers", "Process"),
+        ("tribunals", "Tribunal"),
+        ("parties", "Parties"),
+        ("tags", "Tags"),
+        ("authorities", "Cites"),
+    ):
         value = d.get(key)
         if value:
-            lines.append(f"  {label + ':':<11} {', '.join(map(str, value[:12])) if isinstance(value, list) else value}")
+            lines.append(
+                f"  {label + ':':<11} {', '.join(map(str, value[:12])) if isinstance(value, list) else value}"
+            )
     for key, value in (d.get("fields") or {}).items():
         lines.append(f"  {str(key) + ':':<11} {value}")
     return "\n".join(lines)
@@ -177,8 +226,11 @@ def document(d: Mapping[str, Any]) -> str:
 
 def search(out: Mapping[str, Any], case_stats: str, max_chars: int = 700) -> str:
     timing = out.get("timings_ms", {}).get("total", 0)
-    lines = [f"Search: \"{out['query']}\"", f"Case: {out['case']} | {case_stats}",
-             f"Time: {timing:.0f}ms | Stages: {', '.join(out.get('stages_used', []))}"]
+    lines = [
+        f'Search: "{out["query"]}"',
+        f"Case: {out['case']} | {case_stats}",
+        f"Time: {timing:.0f}ms | Stages: {', '.join(out.get('stages_used', []))}",
+    ]
     for warning in out.get("warnings", []):
         lines.append(f"Note: {warning}")
     if out.get("models_missing"):
@@ -187,17 +239,26 @@ def search(out: Mapping[str, Any], case_stats: str, max_chars: int = 700) -> str
         lines += ["", "No results. Try other words, a broader question, or check list_documents."]
         return "\n".join(lines)
     if out.get("no_good_match"):
-        lines += ["", "No good match: nothing in this case clearly answers this; the results below are only the "
-                  f"nearest text (relevance under {NO_GOOD_MATCH}). Do not treat them as the answer."]
+        lines += [
+            "",
+            "No good match: nothing in this case clearly answers this; the results below are only the "
+            f"nearest text (relevance under {NO_GOOD_MATCH}). Do not treat them as the answer.",
+        ]
     if out.get("documents"):
         lines += ["", "Best documents:"]
         for i, d in enumerate(out["documents"], start=1):
-            lines.append(f"  {i}. {d['document']} ({d['matching_chunks']} passages; best at {d['best']['citation']})")
+            lines.append(
+                f"  {i}. {d['document']} ({d['matching_chunks']} passages; best at {d['best']['citation']})"
+            )
     for i, hit in enumerate(out["results"], start=1):
         text = hit.get("snippet") or hit["text"]
         if len(text) > max_chars:
             text = text[:max_chars].rsplit(" ", 1)[0] + " ..."
-        rated = f"relevance: {hit['relevance']:.2f} {hit['match']}" if hit.get("relevance") is not None else f"score: {hit['score']:.2f}"
+        rated = (
+            f"relevance: {hit['relevance']:.2f} {hit['match']}"
+            if hit.get("relevance") is not None
+            else f"score: {hit['score']:.2f}"
+        )
         source = hit.get("source") or {}
         if source.get("extraction_method") == "ocr":  # OCR'd text: say how sure the reading is
             confidence = source.get("ocr_confidence")
@@ -205,7 +266,7 @@ def search(out: Mapping[str, Any], case_stats: str, max_chars: int = 700) -> str
         lines += ["", f"--- Result {i} ({rated}) ---", hit["citation"]]
         if source.get("section"):
             lines.append(f"Section: {source['section']}")
-        lines += [f"chunk_id: {hit['chunk_id']}", "", f"\"{text}\""]
+        lines += [f"chunk_id: {hit['chunk_id']}", "", f'"{text}"']
         ctx = hit.get("context")
         if ctx:
             if ctx.get("before"):
@@ -219,7 +280,7 @@ def search(out: Mapping[str, Any], case_stats: str, max_chars: int = 700) -> str
 def chunk(c: Mapping[str, Any]) -> str:
     lines = [c.get("citation", ""), f"chunk_id: {c['chunk_id']}", ""]
     if c.get("chunk_citation"):  # pinned to a query: the matched lines, then the whole passage
-        lines[1:1] = [f"\"{c.get('snippet', '')}\"", f"passage: {c['chunk_citation']}"]
+        lines[1:1] = [f'"{c.get("snippet", "")}"', f"passage: {c['chunk_citation']}"]
     for n in c.get("before", []):
         lines += [f"[before: {n.get('citation', n['chunk_id'])}]", n["text"], ""]
     lines += ["[this passage]", c["text"]]
@@ -232,15 +293,17 @@ def entities(out: Mapping[str, Any]) -> str:
     docs = out.get("documents") or []
     total = sum(len(d.get("mentions", [])) for d in docs)
     if not total:
-        return (f"No mentions of \"{out['entity']}\" found in {out['case']}.\n"
-                "Try a shorter form of the name, or search_case for related passages.")
+        return (
+            f'No mentions of "{out["entity"]}" found in {out["case"]}.\n'
+            "Try a shorter form of the name, or search_case for related passages."
+        )
     found = f"{out.get('exact_count', total)} exact, {out.get('fuzzy_count', 0)} close variants"
-    lines = [f"Mentions of \"{out['entity']}\" in {out['case']}: {found} in {len(docs)} documents", ""]
+    lines = [f'Mentions of "{out["entity"]}" in {out["case"]}: {found} in {len(docs)} documents', ""]
     for d in docs:
         lines.append(f"{d['document']} ({len(d['mentions'])}):")
         for m in d["mentions"][:10]:
             kind = "exact" if m["kind"] == "exact" else f"fuzzy {m['similarity']:.2f}"
-            lines.append(f"  - {m['citation']} [{kind}] \"{m['matched_text']}\": {m.get('snippet', '')}")
+            lines.append(f'  - {m["citation"]} [{kind}] "{m["matched_text"]}": {m.get("snippet", "")}')
         if len(d["mentions"]) > 10:
             lines.append(f"  ... and {len(d['mentions']) - 10} more")
     if out.get("truncated"):
@@ -250,33 +313,52 @@ def entities(out: Mapping[str, Any]) -> str:
 
 def status(s: Mapping[str, Any]) -> str:
     d = s["daemon"]
-    lines = [f"CaseTrack v{s['version']}", "",
-             f"Active Case: {s.get('active_case') or 'none'}",
-             f"Data directory: {s['data_dir']}",
-             f"Cases: {s['cases']}", "",
-             f"Memory mode: {s['memory_mode']} ({s.get('memory_mode_reason', '')})",
-             "Models:"]
+    lines = [
+        f"CaseTrack v{s['version']}",
+        "",
+        f"Active Case: {s.get('active_case') or 'none'}",
+        f"Data directory: {s['data_dir']}",
+        f"Cases: {s['cases']}",
+        "",
+        f"Memory mode: {s['memory_mode']} ({s.get('memory_mode_reason', '')})",
+        "Models:",
+    ]
     for language, slots in s.get("slots", {}).items():
         for slot in slots:
             state = "loaded" if slot.get("loaded") else slot.get("residency", "")
             # A missing model's problem names a terminal command: the fix below is the tool call.
             problem = f" - {slot['problem']}" if slot.get("problem") and slot.get("model") else ""
-            lines.append(f"  {slot['slot']} ({language}, {slot['purpose']}): {slot.get('model') or 'not installed'}"
-                         f" [{state}]{problem}")
+            lines.append(
+                f"  {slot['slot']} ({language}, {slot['purpose']}): {slot.get('model') or 'not installed'}"
+                f" [{state}]{problem}"
+            )
     if s.get("models_dir"):
-        lines.append(f"Models folder: {s['models_dir']}" + (
-            f" (downloads go to {s['models_install_dir']})" if s.get("models_install_dir") not in (None, s["models_dir"])
-            else ""))
+        lines.append(
+            f"Models folder: {s['models_dir']}"
+            + (
+                f" (downloads go to {s['models_install_dir']})"
+                if s.get("models_install_dir") not in (None, s["models_dir"])
+                else ""
+            )
+        )
     lines += missing_models(s.get("models_missing") or [])
     ocr = s.get("ocr") or {}
     if ocr.get("available"):
-        lines.append(f"OCR: tesseract {ocr.get('version')}, languages: {', '.join(ocr.get('languages') or []) or 'none'}")
+        lines.append(
+            f"OCR: tesseract {ocr.get('version')}, languages: {', '.join(ocr.get('languages') or []) or 'none'}"
+        )
     if ocr.get("problem"):
         lines.append(f"OCR problem: {ocr['problem']}" + (f" Fix: {ocr['fix']}" if ocr.get("fix") else ""))
-    lines += ["", f"Daemon: pid {d['pid']}, up {d['uptime_s']:.0f} s, {d['rss_mb']:.0f} MB RAM, "
-                  f"{d['connections']} connection(s), models loaded {d['model_loads']} time(s)"]
+    lines += [
+        "",
+        f"Daemon: pid {d['pid']}, up {d['uptime_s']:.0f} s, {d['rss_mb']:.0f} MB RAM, "
+        f"{d['connections']} connection(s), models loaded {d['model_loads']} time(s)",
+    ]
     if d.get("jobs_active"):
-        lines.append("Jobs: " + ", ".join(f"{j['id']} ({j['status']}, {j['done']}/{j['total']})" for j in d["jobs_active"]))
+        lines.append(
+            "Jobs: "
+            + ", ".join(f"{j['id']} ({j['status']}, {j['done']}/{j['total']})" for j in d["jobs_active"])
+        )
     return "\n".join(lines)
 
 
@@ -311,8 +393,10 @@ def missing_models(missing: Sequence[Mapping[str, Any]]) -> list[str]:
     lines = ["", "Missing models (search runs without them, so results may be weaker):"]
     for m in missing:
         pin = "" if m.get("pinned") else "; not pinned: needs allow_unpinned=true"
-        lines.append(f"  {m['slot']} {m['purpose']}: {m['model']} ({_mb(m.get('size_bytes'))}{pin}) - without it "
-                     f"search skips {m['stage']}")
+        lines.append(
+            f"  {m['slot']} {m['purpose']}: {m['model']} ({_mb(m.get('size_bytes'))}{pin}) - without it "
+            f"search skips {m['stage']}"
+        )
     return [*lines, f"Fix: {DOWNLOAD_FIX}"]
 
 
@@ -326,17 +410,24 @@ def unpinned_note(unpinned: Sequence[str]) -> str:
     if not unpinned:
         return ""
     names = ", ".join(f'"{m}"' for m in unpinned)
-    return (f"Not downloaded: {names.replace(chr(34), '')} - the catalog pins no version or checksum for it. "
-            f"download_models(models=[{names}], allow_unpinned=true) takes the hub's current files (their commit is "
-            "recorded), or import_models(folder_path=...) installs files you trust.")
+    return (
+        f"Not downloaded: {names.replace(chr(34), '')} - the catalog pins no version or checksum for it. "
+        f"download_models(models=[{names}], allow_unpinned=true) takes the hub's current files (their commit is "
+        "recorded), or import_models(folder_path=...) installs files you trust."
+    )
 
 
 def models_job(j: Mapping[str, Any]) -> str:
     """A download_models / import_models job: progress, each model's outcome, the next step."""
     what = "Model download" if j.get("kind") == "download" else "Model import"
     unit = "models" if j.get("kind") == "download" else "folder"
-    head = {"queued": "Queued", "running": "Running", "done": "Finished", "failed": "Failed",
-            "cancelled": "Cancelled"}.get(j["status"], j["status"])
+    head = {
+        "queued": "Queued",
+        "running": "Running",
+        "done": "Finished",
+        "failed": "Failed",
+        "cancelled": "Cancelled",
+    }.get(j["status"], j["status"])
     lines = [f"{what} job {j['id']}: {head} ({j['done']} of {j['total']} {unit})"]
     if j.get("current") and not j.get("finished_at"):
         lines.append(f"  Now:        {j['current']} ({j.get('stage') or 'starting'})")
@@ -344,12 +435,16 @@ def models_job(j: Mapping[str, Any]) -> str:
         if r.get("carried"):
             lines.append(f"  Copied along from the models folder in use: {', '.join(r['carried'])}")
         if r["status"] == "failed":
-            lines.append(f"  - {r['name']}: failed: {r.get('error')}" + (f"\n    {r['hint']}" if r.get("hint") else ""))
+            lines.append(
+                f"  - {r['name']}: failed: {r.get('error')}" + (f"\n    {r['hint']}" if r.get("hint") else "")
+            )
             continue
         for m in r.get("models") or [r]:
             revision = f", revision {str(m['revision'])[:12]}" if m.get("revision") else ""
-            lines.append(f"  - {m.get('name')} ({m.get('slot')}): {r['status'] if m is r else 'installed'} in "
-                         f"{m.get('folder')}{revision}")
+            lines.append(
+                f"  - {m.get('name')} ({m.get('slot')}): {r['status'] if m is r else 'installed'} in "
+                f"{m.get('folder')}{revision}"
+            )
         lines += [f"    warning: {w}" for w in r.get("warnings") or []]
     if j.get("started_at"):
         end = j.get("finished_at") or time.time()
@@ -357,11 +452,17 @@ def models_job(j: Mapping[str, Any]) -> str:
     if j.get("error"):
         lines += ["", f"Error: {j['error']}" + (f"\n{j['hint']}" if j.get("hint") else "")]
     if j["status"] in ("queued", "running"):
-        lines += ["", f"Still working; search works meanwhile without these models. Check again with "
-                      f"get_job(job_id=\"{j['id']}\", wait_seconds=30)."]
+        lines += [
+            "",
+            f"Still working; search works meanwhile without these models. Check again with "
+            f'get_job(job_id="{j["id"]}", wait_seconds=30).',
+        ]
     elif j["status"] == "done":
-        lines += ["", "Search uses the installed models now. Documents ingested before a model was installed get "
-                      "its vectors with `casetrack reembed --case NAME` (get_status shows what a case lacks)."]
+        lines += [
+            "",
+            "Search uses the installed models now. Documents ingested before a model was installed get "
+            "its vectors with `casetrack reembed --case NAME` (get_status shows what a case lacks).",
+        ]
     elif j["status"] == "cancelled" and j.get("kind") == "download":
         lines += ["", "download_models() continues from where it stopped."]
     return "\n".join(lines)

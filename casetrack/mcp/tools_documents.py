@@ -34,8 +34,11 @@ async def list_documents(
     return result(render.documents(name, docs), DocumentListOut(case=name, documents=docs))
 
 
-@tools.tool("Document details", READ,
-            "Details of one document: pages, chunks, extraction, pages needing OCR, source file.")
+@tools.tool(
+    "Document details",
+    READ,
+    "Details of one document: pages, chunks, extraction, pages needing OCR, source file.",
+)
 async def get_document(
     ctx: Context,
     document_name: Annotated[str, Field(description="Document name or ID", min_length=1)],
@@ -51,9 +54,12 @@ async def get_document(
     return result(render.document(d), DocumentOut(**d))
 
 
-@tools.tool("Delete document", DESTRUCTIVE,
-            "Remove a document with all its chunks, embeddings and index entries from a case. The original file is "
-            "not touched. Requires confirm=true.")
+@tools.tool(
+    "Delete document",
+    DESTRUCTIVE,
+    "Remove a document with all its chunks, embeddings and index entries from a case. The original file is "
+    "not touched. Requires confirm=true.",
+)
 async def delete_document(
     ctx: Context,
     document_name: Annotated[str, Field(description="Document name or ID to delete", min_length=1)],
@@ -67,12 +73,14 @@ async def delete_document(
         cid, case = record.id, record.name
         doc = tc.host.app.document_details(cid, document_name)
         if not confirm:
-            raise ToolError(f"Deletion requires confirm=true. This will remove \"{doc['name']}\" "
-                            f"({doc['chunks']} chunks) from case \"{case}\". The original file is not touched.")
+            raise ToolError(
+                f'Deletion requires confirm=true. This will remove "{doc["name"]}" '
+                f'({doc["chunks"]} chunks) from case "{case}". The original file is not touched.'
+            )
         if any(j.case_id == cid for j in tc.host.jobs.active()):
-            raise ToolError(f"Case \"{case}\" has an ingest job running. Wait for it (get_job), then delete.")
+            raise ToolError(f'Case "{case}" has an ingest job running. Wait for it (get_job), then delete.')
         tc.host.app.delete_document(cid, doc["document_id"])
         return case, doc["name"]
 
     case, name = await call(run)
-    return result(f"Removed \"{name}\" from {case}.", DeletedOut(deleted=True, case=case, document=name))
+    return result(f'Removed "{name}" from {case}.', DeletedOut(deleted=True, case=case, document=name))

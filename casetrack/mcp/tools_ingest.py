@@ -78,16 +78,21 @@ def job_out(job: JobView) -> JobOut:
     return JobOut(**job.to_json())
 
 
-@tools.tool("Ingest document", WRITE,
-            "Add a document (PDF, DOCX, TXT, MD, RTF, HTML, or a PNG/JPEG/TIFF image; scanned pages are OCR'd) to a case: "
-            "extracts text with page, paragraph and line "
-            "positions, chunks it, computes embeddings and indexes it, all on this computer. Waits up to "
-            "wait_seconds, then returns a job id to check with get_job.")
+@tools.tool(
+    "Ingest document",
+    WRITE,
+    "Add a document (PDF, DOCX, TXT, MD, RTF, HTML, or a PNG/JPEG/TIFF image; scanned pages are OCR'd) to a case: "
+    "extracts text with page, paragraph and line "
+    "positions, chunks it, computes embeddings and indexes it, all on this computer. Waits up to "
+    "wait_seconds, then returns a job id to check with get_job.",
+)
 async def ingest_document(
     file_path: Annotated[str, Field(description="Absolute path to the file on this computer", min_length=1)],
     ctx: Context,
     case_name: CaseNameArg = None,
-    force: Annotated[bool, Field(description="Re-ingest even if the same file is already in the case")] = False,
+    force: Annotated[
+        bool, Field(description="Re-ingest even if the same file is already in the case")
+    ] = False,
     wait_seconds: Annotated[int, Field(ge=0, le=50, description="How long to wait for the result")] = 40,
 ) -> Annotated[CallToolResult, JobOut]:
     tc = tool_context(ctx)
@@ -105,9 +110,12 @@ async def ingest_document(
     return result(render.job(job.to_json()), job_out(job))
 
 
-@tools.tool("Ingest folder", WRITE,
-            "Add every supported document in a folder to a case, in the background. Returns a job id at once (or "
-            "waits up to wait_seconds); get_job reports progress and the per-file report.")
+@tools.tool(
+    "Ingest folder",
+    WRITE,
+    "Add every supported document in a folder to a case, in the background. Returns a job id at once (or "
+    "waits up to wait_seconds); get_job reports progress and the per-file report.",
+)
 async def ingest_folder(
     folder_path: Annotated[str, Field(description="Absolute path to the folder", min_length=1)],
     ctx: Context,
@@ -134,8 +142,10 @@ async def ingest_folder(
         paths = [p.resolve() for p in scan.files]
         if not paths:
             more = "" if recursive else " Sub-folders are skipped unless recursive=true."
-            raise ToolError(f"No supported files in {folder} (PDF, DOCX, TXT, MD, RTF, HTML, PNG, JPEG, TIFF).{more}"
-                            + render.skipped(skipped))
+            raise ToolError(
+                f"No supported files in {folder} (PDF, DOCX, TXT, MD, RTF, HTML, PNG, JPEG, TIFF).{more}"
+                + render.skipped(skipped)
+            )
         return tc.host.submit_ingest(case, paths, force, label=str(folder))
 
     job = await follow(tc, await call(submit), wait_seconds, ctx)
@@ -144,9 +154,12 @@ async def ingest_folder(
     return result(render.job(job.to_json()) + render.skipped(skipped), out)
 
 
-@tools.tool("Ingest job status", READ,
-            "Progress and per-file report of an ingest job; without job_id, the recent jobs. wait_seconds waits for "
-            "the job to finish (with progress).")
+@tools.tool(
+    "Ingest job status",
+    READ,
+    "Progress and per-file report of an ingest job; without job_id, the recent jobs. wait_seconds waits for "
+    "the job to finish (with progress).",
+)
 async def get_job(
     ctx: Context,
     job_id: Annotated[str | None, Field(description="Job id from ingest_document / ingest_folder")] = None,
@@ -163,7 +176,11 @@ async def get_job(
     return result("Recent ingest jobs:\n" + "\n".join(lines), JobListOut(jobs=[job_out(j) for j in jobs]))
 
 
-@tools.tool("Cancel ingest job", IDEMPOTENT, "Stop an ingest job after the file it is on; files already ingested stay.")
+@tools.tool(
+    "Cancel ingest job",
+    IDEMPOTENT,
+    "Stop an ingest job after the file it is on; files already ingested stay.",
+)
 async def cancel_job(
     ctx: Context,
     job_id: Annotated[str, Field(description="Job id", min_length=1)],

@@ -25,7 +25,9 @@ from casetrack.privacy_fs import check_allowed
 tools = ToolSet()
 
 # It reaches the model hub on the internet: clients show it as such and may ask the user first.
-OPEN_WORLD = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=True)
+OPEN_WORLD = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=True
+)
 MODEL_JOBS = ("download", "import")
 
 
@@ -67,21 +69,37 @@ def _answer(job: JobView | None, out: ModelsOut, note: str = "") -> CallToolResu
     return result("\n\n".join(t for t in (note, text) if t), out)
 
 
-@tools.tool("Download models", OPEN_WORLD,
-            "Download the search models this computer is missing from the model hub (the only CaseTrack tool that "
-            "uses the internet), at pinned versions with checked SHA-256, in the background; an interrupted download "
-            "continues where it stopped. Without models, what get_status lists as missing. Waits up to "
-            "wait_seconds, then returns a job id for get_job. Search uses the models as soon as they are installed.")
+@tools.tool(
+    "Download models",
+    OPEN_WORLD,
+    "Download the search models this computer is missing from the model hub (the only CaseTrack tool that "
+    "uses the internet), at pinned versions with checked SHA-256, in the background; an interrupted download "
+    "continues where it stopped. Without models, what get_status lists as missing. Waits up to "
+    "wait_seconds, then returns a job id for get_job. Search uses the models as soon as they are installed.",
+)
 async def download_models(
     ctx: Context,
-    models: Annotated[list[str] | None, Field(
-        description="Catalog model ids or slots (E1, E6, E7, E12); default: what the memory mode uses and is "
-                    "missing", max_length=8)] = None,
-    language: Annotated[Literal["en", "pt", "mixed"] | None, Field(
-        description="Case language the E1 model must cover: en (English-only model), pt or mixed (multilingual); "
-                    "default: both")] = None,
-    allow_unpinned: Annotated[bool, Field(
-        description="Also download models the catalog does not pin (no known hashes; the commit is recorded)")] = False,
+    models: Annotated[
+        list[str] | None,
+        Field(
+            description="Catalog model ids or slots (E1, E6, E7, E12); default: what the memory mode uses and is "
+            "missing",
+            max_length=8,
+        ),
+    ] = None,
+    language: Annotated[
+        Literal["en", "pt", "mixed"] | None,
+        Field(
+            description="Case language the E1 model must cover: en (English-only model), pt or mixed (multilingual); "
+            "default: both"
+        ),
+    ] = None,
+    allow_unpinned: Annotated[
+        bool,
+        Field(
+            description="Also download models the catalog does not pin (no known hashes; the commit is recorded)"
+        ),
+    ] = False,
     wait_seconds: Annotated[int, Field(ge=0, le=50, description="How long to wait for the result")] = 40,
 ) -> Annotated[CallToolResult, ModelsOut]:
     tc = tool_context(ctx)
@@ -95,7 +113,11 @@ async def download_models(
         missing = missing_models(tc.host.app.pool, catalog, language)
         running = _running_models_job(tc, "download")
         if running is not None:
-            return running, ModelsOut(job=JobOut(**running.to_json()), missing=missing), "A download is already running."
+            return (
+                running,
+                ModelsOut(job=JobOut(**running.to_json()), missing=missing),
+                "A download is already running.",
+            )
         skipped: list[str] = []
         if models:
             try:
@@ -108,8 +130,9 @@ async def download_models(
         out = ModelsOut(missing=missing, unpinned_skipped=skipped)
         if not wanted:
             return None, out, render.nothing_to_download(missing, skipped)
-        job = tc.host.submit_models("download", wanted, f"download {', '.join(wanted)}",
-                                    {"allow_unpinned": allow_unpinned})
+        job = tc.host.submit_models(
+            "download", wanted, f"download {', '.join(wanted)}", {"allow_unpinned": allow_unpinned}
+        )
         return job, out, render.unpinned_note(skipped)
 
     job, out, note = await call(submit)
@@ -128,15 +151,22 @@ def _missing_now(tc: ToolContext, language: str | None) -> list[MissingModelJson
     return missing_models(tc.host.app.pool, load_catalog(tc.host.app.settings.model_catalog), language)
 
 
-@tools.tool("Import models", IDEMPOTENT,
-            "Install search models from a folder on this computer, for computers without internet: CaseTrack model "
-            "folders (each with a model.json) or files downloaded from the model hub on another computer. Every "
-            "file is checked before anything is installed. Search uses the models as soon as they are installed.")
+@tools.tool(
+    "Import models",
+    IDEMPOTENT,
+    "Install search models from a folder on this computer, for computers without internet: CaseTrack model "
+    "folders (each with a model.json) or files downloaded from the model hub on another computer. Every "
+    "file is checked before anything is installed. Search uses the models as soon as they are installed.",
+)
 async def import_models(
     ctx: Context,
-    folder_path: Annotated[str, Field(description="Absolute path to the folder holding the model files", min_length=1)],
-    model_id: Annotated[str | None, Field(
-        description="Which catalog model hub files are, when CaseTrack cannot tell from their SHA-256")] = None,
+    folder_path: Annotated[
+        str, Field(description="Absolute path to the folder holding the model files", min_length=1)
+    ],
+    model_id: Annotated[
+        str | None,
+        Field(description="Which catalog model hub files are, when CaseTrack cannot tell from their SHA-256"),
+    ] = None,
     wait_seconds: Annotated[int, Field(ge=0, le=50, description="How long to wait for the result")] = 40,
 ) -> Annotated[CallToolResult, ModelsOut]:
     tc = tool_context(ctx)
@@ -145,10 +175,14 @@ async def import_models(
     def submit() -> JobView:
         settings = tc.host.app.settings
         try:
-            real = check_allowed(folder, settings.allowed_roots, settings.home_dir, private=(settings.data_dir,))
+            real = check_allowed(
+                folder, settings.allowed_roots, settings.home_dir, private=(settings.data_dir,)
+            )
         except CaseTrackError as e:
-            raise ToolError(f"{e.message}\n\nCopy the model folder into one of those folders, or install it from "
-                            f"a terminal: casetrack models import \"{folder}\"") from e
+            raise ToolError(
+                f"{e.message}\n\nCopy the model folder into one of those folders, or install it from "
+                f'a terminal: casetrack models import "{folder}"'
+            ) from e
         if not real.is_dir():
             raise ToolError(f"Folder not found: {folder}\n\nCheck that the path is correct.")
         options: dict[str, Any] = {"model_id": model_id} if model_id else {}

@@ -23,8 +23,13 @@ from casetrack.mcp.tools_ingest import allowed_path
 
 tools = ToolSet()
 
-_STAGES = {"export": "exporting", "verify": "verifying checksums", "unpack": "unpacking", "copy": "copying",
-           "reembed": "re-embedding"}
+_STAGES = {
+    "export": "exporting",
+    "verify": "verifying checksums",
+    "unpack": "unpacking",
+    "copy": "copying",
+    "reembed": "re-embedding",
+}
 
 
 class _Out(BaseModel):
@@ -70,18 +75,30 @@ class _Progress:
         if stage == self.last[1] and now - self.last[0] < 0.25 and done < total:
             return
         self.last = (now, stage)
-        report = functools.partial(self.ctx.report_progress, done, total=max(total, 1),
-                                   message=f"{_STAGES.get(stage, stage)}: {Path(what).name}")
+        report = functools.partial(
+            self.ctx.report_progress,
+            done,
+            total=max(total, 1),
+            message=f"{_STAGES.get(stage, stage)}: {Path(what).name}",
+        )
         anyio.from_thread.run(report)
 
 
-@tools.tool("Export case", WRITE,
-            "Write a case to one portable .ctcase archive file: documents' metadata, chunks, vectors, keyword index "
-            "and (unless include_sources=false) the original files, with a SHA-256 of every part. To hand a case to "
-            "a colleague or keep it as a file; import_case adds it back. The file is readable only by this user.")
+@tools.tool(
+    "Export case",
+    WRITE,
+    "Write a case to one portable .ctcase archive file: documents' metadata, chunks, vectors, keyword index "
+    "and (unless include_sources=false) the original files, with a SHA-256 of every part. To hand a case to "
+    "a colleague or keep it as a file; import_case adds it back. The file is readable only by this user.",
+)
 async def export_case(
-    destination_path: Annotated[str, Field(
-        description="Absolute path of the archive to write, e.g. /Users/ana/Cases/smith.ctcase", min_length=1)],
+    destination_path: Annotated[
+        str,
+        Field(
+            description="Absolute path of the archive to write, e.g. /Users/ana/Cases/smith.ctcase",
+            min_length=1,
+        ),
+    ],
     ctx: Context,
     case_name: CaseNameArg = None,
     include_sources: Annotated[bool, Field(description="Include the original files")] = True,
@@ -98,22 +115,33 @@ async def export_case(
         return export(tc.host.app, record.id, dest, include_sources, overwrite, progress).to_json()
 
     out = await call(run)
-    lines = [f"Exported case \"{out['case']}\" to {out['path']}: {out['documents']} documents, {out['chunks']:,} "
-             f"chunks, {out['sources']} original files, {out['bytes'] / 1e6:.1f} MB."]
+    lines = [
+        f'Exported case "{out["case"]}" to {out["path"]}: {out["documents"]} documents, {out["chunks"]:,} '
+        f"chunks, {out['sources']} original files, {out['bytes'] / 1e6:.1f} MB."
+    ]
     lines += [f"Warning: {w}" for w in out["warnings"]]
     return result("\n".join(lines), ExportOut(**out))
 
 
-@tools.tool("Import case", WRITE,
-            "Add a case from a .ctcase archive (made by export_case or `casetrack case export`), or from a case "
-            "folder copied from another CaseTrack data folder. Every checksum is verified before anything is "
-            "written; the case gets a new id (and new_name if given); it is re-embedded when this computer's models "
-            "differ. The imported case becomes the active case.")
+@tools.tool(
+    "Import case",
+    WRITE,
+    "Add a case from a .ctcase archive (made by export_case or `casetrack case export`), or from a case "
+    "folder copied from another CaseTrack data folder. Every checksum is verified before anything is "
+    "written; the case gets a new id (and new_name if given); it is re-embedded when this computer's models "
+    "differ. The imported case becomes the active case.",
+)
 async def import_case(
-    source_path: Annotated[str, Field(description="Absolute path of the .ctcase file or case folder", min_length=1)],
+    source_path: Annotated[
+        str, Field(description="Absolute path of the .ctcase file or case folder", min_length=1)
+    ],
     ctx: Context,
-    new_name: Annotated[str | None, Field(
-        description="Name for the imported case (default: the name it had); needed when that name is taken")] = None,
+    new_name: Annotated[
+        str | None,
+        Field(
+            description="Name for the imported case (default: the name it had); needed when that name is taken"
+        ),
+    ] = None,
 ) -> Annotated[CallToolResult, ImportOut]:
     from casetrack.app.portable import import_case as do_import
 
@@ -130,10 +158,14 @@ async def import_case(
     tc.session.active_case = out["case"]["id"]
     out["case"]["active"] = True
     case = out["case"]
-    lines = [f"Imported case \"{case['name']}\" ({out['documents']} documents, {out['chunks']:,} chunks, "
-             f"{out['sources']} original files); it is now the active case."]
+    lines = [
+        f'Imported case "{case["name"]}" ({out["documents"]} documents, {out["chunks"]:,} chunks, '
+        f"{out['sources']} original files); it is now the active case."
+    ]
     if out["models_differed"]:
-        lines.append(f"This computer's models differ from the archive's ({', '.join(sorted(out['models_differed']))}): "
-                     f"{len(out['reembedded'])} documents were re-embedded.")
+        lines.append(
+            f"This computer's models differ from the archive's ({', '.join(sorted(out['models_differed']))}): "
+            f"{len(out['reembedded'])} documents were re-embedded."
+        )
     lines += [f"Warning: {w}" for w in out["warnings"]]
     return result("\n".join(lines), ImportOut(**out))

@@ -15,9 +15,12 @@ from casetrack.mcp.schemas import StatusOut
 tools = ToolSet()
 
 
-@tools.tool("CaseTrack status", READ,
-            "CaseTrack version, active case, memory mode, models and what they are used for, and the daemon's "
-            "state (RAM, jobs).")
+@tools.tool(
+    "CaseTrack status",
+    READ,
+    "CaseTrack version, active case, memory mode, models and what they are used for, and the daemon's "
+    "state (RAM, jobs).",
+)
 async def get_status(ctx: Context) -> Annotated[CallToolResult, StatusOut]:
     tc = tool_context(ctx)
 

@@ -36,7 +36,9 @@ if TYPE_CHECKING:
 
 tools = ToolSet()
 
-MAX_SHOWN_CHARS = 400  # of a passage, in the readable answer (the structured rows carry up to MAX_PASSAGE_CHARS)
+MAX_SHOWN_CHARS = (
+    400  # of a passage, in the readable answer (the structured rows carry up to MAX_PASSAGE_CHARS)
+)
 
 
 class EvidenceTableOut(BaseModel):
@@ -58,7 +60,9 @@ def render(out: EvidenceTableOut) -> str:
     for row in out.rows:
         if row["question"] != question:
             question = row["question"]
-            flag = " (no good match: nothing in the case clearly answers this)" if row["no_good_match"] else ""
+            flag = (
+                " (no good match: nothing in the case clearly answers this)" if row["no_good_match"] else ""
+            )
             lines += ["", f"Q: {question}{flag}"]
         if row["rank"] is None:
             lines.append("  (no results)")
@@ -66,36 +70,53 @@ def render(out: EvidenceTableOut) -> str:
         passage = row["passage"]
         if len(passage) > MAX_SHOWN_CHARS:
             passage = passage[:MAX_SHOWN_CHARS].rsplit(" ", 1)[0] + " ..."
-        lines.append(f"  {row['rank']}. {row['citation']} [{row['match']}]: \"{passage}\"")
+        lines.append(f'  {row["rank"]}. {row["citation"]} [{row["match"]}]: "{passage}"')
     if out.written_to:
         lines += ["", f"Written to {out.written_to}"]
     return "\n".join(lines)
 
 
-def _search(tc: ToolContext, case_id: str, question: str, top_k: int, by_document: bool, client: str) -> SearchJson:
+def _search(
+    tc: ToolContext, case_id: str, question: str, top_k: int, by_document: bool, client: str
+) -> SearchJson:
     from casetrack.search.output import response_json
 
-    return response_json(tc.host.app.search(case_id, question, top_k=top_k, per_document=by_document, client=client))
+    return response_json(
+        tc.host.app.search(case_id, question, top_k=top_k, per_document=by_document, client=client)
+    )
 
 
-@tools.tool("Build evidence table", WRITE,
-            "For each question, the best cited passages of the case, one row each (question, rank, citation, "
-            "document, page, lines, passage, score = relevance 0-1, match, no_good_match): to build a chronology, "
-            "an issue table or a memo's evidence section. by_document=true gives each question's best passage per "
-            "document. With output_path (.csv, .xlsx or .docx, under the folders CaseTrack may use) the table is "
-            "also written there; without it nothing is written. Quote each row's citation; no_good_match=true "
-            "means the case does not clearly answer that question.")
+@tools.tool(
+    "Build evidence table",
+    WRITE,
+    "For each question, the best cited passages of the case, one row each (question, rank, citation, "
+    "document, page, lines, passage, score = relevance 0-1, match, no_good_match): to build a chronology, "
+    "an issue table or a memo's evidence section. by_document=true gives each question's best passage per "
+    "document. With output_path (.csv, .xlsx or .docx, under the folders CaseTrack may use) the table is "
+    "also written there; without it nothing is written. Quote each row's citation; no_good_match=true "
+    "means the case does not clearly answer that question.",
+)
 async def build_evidence_table(
-    questions: Annotated[list[Annotated[str, Field(min_length=1, max_length=2000)]], Field(
-        description="The questions, one per row group, e.g. ['When was the agreement signed?', 'What is the "
-                    "monthly fee?']", min_length=1, max_length=100)],
+    questions: Annotated[
+        list[Annotated[str, Field(min_length=1, max_length=2000)]],
+        Field(
+            description="The questions, one per row group, e.g. ['When was the agreement signed?', 'What is the "
+            "monthly fee?']",
+            min_length=1,
+            max_length=100,
+        ),
+    ],
     ctx: Context,
     case_name: CaseNameArg = None,
     per_question: Annotated[int, Field(ge=1, le=20, description="Passages per question")] = 3,
     by_document: Annotated[bool, Field(description="Each row a different document's best passage")] = False,
-    output_path: Annotated[str | None, Field(
-        description="Absolute path of a .csv, .xlsx or .docx file to write the table to (optional)",
-        max_length=4096)] = None,
+    output_path: Annotated[
+        str | None,
+        Field(
+            description="Absolute path of a .csv, .xlsx or .docx file to write the table to (optional)",
+            max_length=4096,
+        ),
+    ] = None,
     overwrite: Annotated[bool, Field(description="Replace output_path if it exists")] = False,
 ) -> Annotated[CallToolResult, EvidenceTableOut]:
     from casetrack.app.tabular import table_format, write_table
@@ -103,7 +124,9 @@ async def build_evidence_table(
     tc = tool_context(ctx)
     asked = [q.strip() for q in questions if q.strip()]
     if not asked:
-        raise CaseTrackError("Every question is blank.", "Call build_evidence_table again with the questions' text.")
+        raise CaseTrackError(
+            "Every question is blank.", "Call build_evidence_table again with the questions' text."
+        )
 
     def target() -> Path | None:
         if not output_path:
@@ -112,7 +135,9 @@ async def build_evidence_table(
         table_format(path)  # a wrong extension fails before any search
         real = allowed_path(tc, path)
         if real.exists() and not overwrite:
-            raise CaseTrackError(f"{path} already exists.", "Choose a new file name, or call again with overwrite=true.")
+            raise CaseTrackError(
+                f"{path} already exists.", "Choose a new file name, or call again with overwrite=true."
+            )
         return real
 
     case = await call(lambda: tc.case(case_name))
@@ -121,15 +146,19 @@ async def build_evidence_table(
     for done, question in enumerate(asked):
         await ctx.report_progress(done, total=len(asked), message=f"searching: {question[:60]}")
         top_k = search_top_k(per_question, by_document)
-        response = await call(functools.partial(_search, tc, case.id, question, top_k, by_document, client_of(ctx)))
+        response = await call(
+            functools.partial(_search, tc, case.id, question, top_k, by_document, client_of(ctx))
+        )
         rows += evidence_rows(question, response, per_question, by_document)
     await ctx.report_progress(len(asked), total=len(asked), message="done")
     written = None
     if dest is not None:
         title = f"Evidence table: {case.name}"
-        path = await call(lambda: write_table(dest, EVIDENCE_COLUMNS, rows, title=title, exclusive=not overwrite))
+        path = await call(
+            lambda: write_table(dest, EVIDENCE_COLUMNS, rows, title=title, exclusive=not overwrite)
+        )
         written = str(path)
-    out = EvidenceTableOut(case=case.name, questions=len(asked), rows=rows, columns=list(EVIDENCE_COLUMNS),
-                           written_to=written)
+    out = EvidenceTableOut(
+        case=case.name, questions=len(asked), rows=rows, columns=list(EVIDENCE_COLUMNS), written_to=written
+    )
     return result(render(out), out)
-

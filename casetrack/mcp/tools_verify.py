@@ -40,8 +40,8 @@ class VerifyOut(BaseModel):
 
 
 def _difference(d: Mapping[str, str]) -> str:
-    quote = f"\"{d['quote']}\"" if d["quote"] else "(nothing)"
-    text = f"\"{d['text']}\"" if d["text"] else "(nothing)"
+    quote = f'"{d["quote"]}"' if d["quote"] else "(nothing)"
+    text = f'"{d["text"]}"' if d["text"] else "(nothing)"
     return f"  - {d['kind']}: quote {quote} / text {text}"
 
 
@@ -52,7 +52,9 @@ def render(v: Mapping[str, Any]) -> str:
     if v.get("differences"):
         lines += ["", "Differences (quote vs document):", *(_difference(d) for d in v["differences"])]
         if v.get("meaning_changed"):
-            lines.append(f"MEANING CHANGED: {', '.join(v['meaning_changes'])} - fix the quote before relying on it.")
+            lines.append(
+                f"MEANING CHANGED: {', '.join(v['meaning_changes'])} - fix the quote before relying on it."
+            )
     if v.get("found_at") and v["verdict"] != "exact":
         lines += ["", f"Cite it as: {v['found_at']}"]
     if v.get("also_found_at"):
@@ -62,23 +64,33 @@ def render(v: Mapping[str, Any]) -> str:
         text = text[:MAX_TEXT_CHARS].rsplit(" ", 1)[0] + " ..."
     where = v.get("cite_resolved") or v.get("citation")
     trimmed = " (the lines that best match)" if v.get("text_at_cite_trimmed") else ""
-    lines += ["", f"Text at {where}{trimmed}:", f"\"{text}\"" if text else "(no text at that place)"]
+    lines += ["", f"Text at {where}{trimmed}:", f'"{text}"' if text else "(no text at that place)"]
     return "\n".join(lines)
 
 
-@tools.tool("Verify citation", READ,
-            "Check that a quote really is at the place it cites. Give the quote and the citation as CaseTrack prints "
-            "it ('Contract.pdf, p. 12, ll. 1-4'), or document plus page/paragraph/lines. Answers exact, close (lists "
-            "the differing words and flags a changed number, negation or modal verb), elsewhere (with the right "
-            "citation) or not_found, always with the text actually at the cited place.")
+@tools.tool(
+    "Verify citation",
+    READ,
+    "Check that a quote really is at the place it cites. Give the quote and the citation as CaseTrack prints "
+    "it ('Contract.pdf, p. 12, ll. 1-4'), or document plus page/paragraph/lines. Answers exact, close (lists "
+    "the differing words and flags a changed number, negation or modal verb), elsewhere (with the right "
+    "citation) or not_found, always with the text actually at the cited place.",
+)
 async def verify_citation(
     ctx: Context,
-    quote: Annotated[str, Field(description="The quoted words, as written in the brief or answer",
-                                min_length=1, max_length=5000)],
-    citation: Annotated[str | None, Field(description="e.g. 'Contract.pdf, p. 12, para. 8, ll. 1-4' or "
-                                          "'notes.txt, ll. 30-34'")] = None,
-    document: Annotated[str | None, Field(description="Document name or ID (instead of, or overriding, the "
-                                          "citation's)")] = None,
+    quote: Annotated[
+        str,
+        Field(
+            description="The quoted words, as written in the brief or answer", min_length=1, max_length=5000
+        ),
+    ],
+    citation: Annotated[
+        str | None,
+        Field(description="e.g. 'Contract.pdf, p. 12, para. 8, ll. 1-4' or 'notes.txt, ll. 30-34'"),
+    ] = None,
+    document: Annotated[
+        str | None, Field(description="Document name or ID (instead of, or overriding, the citation's)")
+    ] = None,
     page: Annotated[int | None, Field(ge=1, description="Page number")] = None,
     paragraph: Annotated[int | None, Field(ge=1, description="Paragraph number")] = None,
     line_start: Annotated[int | None, Field(ge=1, description="First cited line")] = None,
@@ -89,7 +101,14 @@ async def verify_citation(
 
     def run() -> VerifyJson:
         return tc.host.app.verify_citation(
-            tc.case_id(case_name), quote, citation, document, page, paragraph, line_start, line_end,
+            tc.case_id(case_name),
+            quote,
+            citation,
+            document,
+            page,
+            paragraph,
+            line_start,
+            line_end,
             client=client_of(ctx),
         )
 

@@ -45,8 +45,10 @@ CASE_LANGUAGES = {"en": "eng", "pt": "por"}
 LANGUAGE_NAMES = {"eng": "English", "por": "Portuguese", "osd": "orientation detection"}
 _CANDIDATES = {
     "darwin": ("/opt/homebrew/bin/tesseract", "/usr/local/bin/tesseract"),
-    "win32": (r"C:\Program Files\Tesseract-OCR\tesseract.exe",
-              r"C:\Program Files (x86)\Tesseract-OCR\tesseract.exe"),
+    "win32": (
+        r"C:\Program Files\Tesseract-OCR\tesseract.exe",
+        r"C:\Program Files (x86)\Tesseract-OCR\tesseract.exe",
+    ),
 }
 
 System = Literal["apt", "brew", "winget", "other"]
@@ -79,8 +81,9 @@ def detect_system() -> System:
     return "apt" if re.search(r"\b(debian|ubuntu)\b", ids) else "other"
 
 
-def install_fix(missing: Sequence[str], system: System, *, tesseract: bool = False,
-                tessdata: str | None = None) -> Fix:
+def install_fix(
+    missing: Sequence[str], system: System, *, tesseract: bool = False, tessdata: str | None = None
+) -> Fix:
     """The step that installs tesseract (`tesseract=True`) and/or the `missing` traineddata."""
     extra = [lang for lang in missing if lang not in ("eng", "osd")]
     names = ", ".join(LANGUAGE_NAMES.get(lang, lang) for lang in missing)
@@ -93,8 +96,10 @@ def install_fix(missing: Sequence[str], system: System, *, tesseract: bool = Fal
     if system == "winget":
         if tesseract or not extra:
             return Fix(lead, "winget install UB-Mannheim.TesseractOCR")
-        return Fix(f"Re-run the Tesseract installer and tick {names} under 'Additional language data'",
-                   "winget install UB-Mannheim.TesseractOCR --force --interactive")
+        return Fix(
+            f"Re-run the Tesseract installer and tick {names} under 'Additional language data'",
+            "winget install UB-Mannheim.TesseractOCR --force --interactive",
+        )
     where = f" into {tessdata}" if tessdata else ""
     files = ", ".join(f"{lang}.traineddata" for lang in missing)
     if tesseract:
@@ -144,8 +149,9 @@ def _find_command() -> str | None:
 
 
 def _run(command: str, *args: str) -> str:
-    done = subprocess.run([command, *args], capture_output=True, timeout=30, check=False,
-                          stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [command, *args], capture_output=True, timeout=30, check=False, stdin=subprocess.DEVNULL
+    )
     return (done.stdout + done.stderr).decode("utf-8", errors="replace")
 
 
@@ -161,29 +167,43 @@ def _probe() -> EngineInfo:
     command = _find_command()
     if command is None:
         fix = install_fix([], system, tesseract=True)
-        return EngineInfo(False, None, (), "Tesseract OCR is not installed: scanned pages and images "
-                          "cannot be read.", fix.cli or fix.lead)
+        return EngineInfo(
+            False,
+            None,
+            (),
+            "Tesseract OCR is not installed: scanned pages and images cannot be read.",
+            fix.cli or fix.lead,
+        )
     try:
         version_text = _run(command, "--version")
         listing = _run(command, "--list-langs")
     except (OSError, subprocess.SubprocessError) as e:
         fix = install_fix([], system, tesseract=True)
-        return EngineInfo(False, None, (), f"Tesseract at {command} does not run ({e}).", fix.cli or fix.lead,
-                          command)
+        return EngineInfo(
+            False, None, (), f"Tesseract at {command} does not run ({e}).", fix.cli or fix.lead, command
+        )
     match = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", version_text)
     version = ".".join(g for g in match.groups() if g) if match else None
     languages, tessdata = _parse_languages(listing)
     if match is None or (int(match[1]), int(match[2])) < MIN_VERSION:
         fix = install_fix([], system, tesseract=True)
-        return EngineInfo(False, version, languages, f"Tesseract {version or '(unknown version)'} is too old: "
-                          "4.0 or newer is needed.", fix.cli or fix.lead, command, tessdata)
+        return EngineInfo(
+            False,
+            version,
+            languages,
+            f"Tesseract {version or '(unknown version)'} is too old: 4.0 or newer is needed.",
+            fix.cli or fix.lead,
+            command,
+            tessdata,
+        )
     missing = [lang for lang in ("eng", "osd") if lang not in languages]
     problem = fix_text = None
     if missing:
         fix = install_fix(missing, system, tessdata=tessdata)
         what = ", ".join(f"{lang} ({LANGUAGE_NAMES[lang]})" for lang in missing)
-        problem = f"Tesseract has no {what} data" + (": rotated scans are not turned upright." if
-                                                    missing == ["osd"] else ".")
+        problem = f"Tesseract has no {what} data" + (
+            ": rotated scans are not turned upright." if missing == ["osd"] else "."
+        )
         fix_text = fix.cli or fix.lead
     return EngineInfo(True, version, languages, problem, fix_text, command, tessdata)
 
@@ -205,9 +225,13 @@ def require_languages(languages: str) -> None:
         raise OcrUnavailableError(info.problem or "Tesseract OCR is not available.", fix=fix)
     missing = [lang for lang in wanted if lang not in info.languages]
     if missing:
-        names = ", ".join(f"{lang} ({LANGUAGE_NAMES[lang]})" if lang in LANGUAGE_NAMES else lang for lang in missing)
+        names = ", ".join(
+            f"{lang} ({LANGUAGE_NAMES[lang]})" if lang in LANGUAGE_NAMES else lang for lang in missing
+        )
         fix = install_fix(missing, system, tessdata=info.tessdata)
-        raise OcrUnavailableError(f"Tesseract has no {names} language data, needed to read this scan.", fix=fix)
+        raise OcrUnavailableError(
+            f"Tesseract has no {names} language data, needed to read this scan.", fix=fix
+        )
 
 
 def has_osd() -> bool:
@@ -225,12 +249,15 @@ def remaining(deadline: float) -> float:
 
 
 def _timeout_message() -> tuple[str, str]:
-    return ("Reading this page with OCR took too long and was stopped.",
-            "Re-scan it at 300 DPI if it is very large or noisy, or retry with a longer OCR timeout.")
+    return (
+        "Reading this page with OCR took too long and was stopped.",
+        "Re-scan it at 300 DPI if it is very large or noisy, or retry with a longer OCR timeout.",
+    )
 
 
-def run_tesseract(kind: Literal["tsv", "osd"], image: object, languages: str, config: str,
-                  deadline: float) -> str:
+def run_tesseract(
+    kind: Literal["tsv", "osd"], image: object, languages: str, config: str, deadline: float
+) -> str:
     """Tesseract's TSV or OSD output for `image`, killed at `deadline` (time.monotonic())."""
     timeout = remaining(deadline)
     try:
@@ -242,8 +269,10 @@ def run_tesseract(kind: Literal["tsv", "osd"], image: object, languages: str, co
             raise OcrTimeoutError(*_timeout_message()) from e
         if isinstance(e, pytesseract.TesseractError) and "load any languages" in str(e.args[-1]):
             require_languages(languages)  # names the missing language and its install command
-        raise OcrFailedError(f"Tesseract failed on this page: {_short(e)}.",
-                             "The scan may be damaged; check that it opens in an image viewer.") from e
+        raise OcrFailedError(
+            f"Tesseract failed on this page: {_short(e)}.",
+            "The scan may be damaged; check that it opens in an image viewer.",
+        ) from e
     except pytesseract.TesseractNotFoundError as e:
         engine_info(refresh=True)
         require_languages(languages)

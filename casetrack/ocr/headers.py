@@ -64,7 +64,9 @@ def _tiff(f: BinaryIO, order: str, big: bool) -> list[tuple[int, int]]:
         offset_size, _zero = struct.unpack(order + "HH", _read(f, 4))
         if offset_size != 8:
             raise HeaderError("the BigTIFF header is malformed")
-    count_fmt, entry_size, offset_fmt = (order + "Q", 20, order + "Q") if big else (order + "H", 12, order + "I")
+    count_fmt, entry_size, offset_fmt = (
+        (order + "Q", 20, order + "Q") if big else (order + "H", 12, order + "I")
+    )
     (offset,) = struct.unpack(offset_fmt, _read(f, struct.calcsize(offset_fmt)))
     sizes: list[tuple[int, int]] = []
     seen: set[int] = set()
@@ -79,14 +81,14 @@ def _tiff(f: BinaryIO, order: str, big: bool) -> list[tuple[int, int]]:
         table = _read(f, entries * entry_size)
         found: dict[int, int] = {}
         for i in range(entries):
-            entry = table[i * entry_size:(i + 1) * entry_size]
+            entry = table[i * entry_size : (i + 1) * entry_size]
             tag, kind = struct.unpack(order + "HH", entry[:4])
             if tag in (256, 257):  # ImageWidth, ImageLength: SHORT, LONG or LONG8, left-justified
                 value = entry[12:] if big else entry[8:]
                 fmt = {3: "H", 4: "I", 16: "Q"}.get(kind)
                 if fmt is None:
                     raise HeaderError("a TIFF image size has a bad type")
-                found[tag] = struct.unpack(order + fmt, value[:struct.calcsize(fmt)])[0]
+                found[tag] = struct.unpack(order + fmt, value[: struct.calcsize(fmt)])[0]
         if 256 not in found or 257 not in found:
             raise HeaderError("a TIFF page has no width or height")
         sizes.append((found[256], found[257]))

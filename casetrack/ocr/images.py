@@ -54,13 +54,16 @@ def _refuse(name: str, width: int, height: int, limit: int, page: int | None) ->
     return ImageTooLargeError(
         f"{name}{where} declares {width} x {height} pixels ({_pixels(width * height)}), over the "
         f"{limit / 1e6:.0f}-megapixel limit; it was not decoded (it may be a decompression bomb).",
-        "Re-scan or export it at 300 DPI (a letter page is 2550 x 3300 pixels) and ingest that file.")
+        "Re-scan or export it at 300 DPI (a letter page is 2550 x 3300 pixels) and ingest that file.",
+    )
 
 
 def _corrupt(name: str, error: BaseException, page: int | None = None) -> CorruptFileError:
     where = f", page {page + 1}," if page is not None else ""
-    return CorruptFileError(f"{name}{where} is damaged or cut short and cannot be read as an image ({error}).",
-                            "Open it in an image viewer; re-scan or re-save it and ingest it again.")
+    return CorruptFileError(
+        f"{name}{where} is damaged or cut short and cannot be read as an image ({error}).",
+        "Open it in an image viewer; re-scan or re-save it and ingest it again.",
+    )
 
 
 def _check_header(path: Path, limit: int) -> Declared | None:
@@ -69,8 +72,10 @@ def _check_header(path: Path, limit: int) -> Declared | None:
     except (HeaderError, struct.error) as e:
         raise _corrupt(path.name, e) from e
     except OSError as e:
-        raise CorruptFileError(f"{path.name} could not be read ({e.strerror or e}).",
-                               "Check that the file exists and is readable.") from e
+        raise CorruptFileError(
+            f"{path.name} could not be read ({e.strerror or e}).",
+            "Check that the file exists and is readable.",
+        ) from e
     sizes = declared.sizes if declared else ()
     for page, (width, height) in enumerate(sizes):
         if width * height > limit:
@@ -87,11 +92,15 @@ def _opened(path: Path, limit: int) -> Iterator[Image.Image]:
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # sizes checked first
             image = Image.open(path)
     except Image.DecompressionBombError as e:
-        raise ImageTooLargeError(f"{path.name} declares more than {limit / 1e6:.0f} megapixels; it was not decoded.",
-                                 "Re-scan or export it at 300 DPI and ingest that file.") from e
+        raise ImageTooLargeError(
+            f"{path.name} declares more than {limit / 1e6:.0f} megapixels; it was not decoded.",
+            "Re-scan or export it at 300 DPI and ingest that file.",
+        ) from e
     except UnidentifiedImageError as e:
-        raise CorruptFileError(f"{path.name} is not an image this program can read.",
-                               "Save it as PNG, JPEG or TIFF and ingest it again.") from e
+        raise CorruptFileError(
+            f"{path.name} is not an image this program can read.",
+            "Save it as PNG, JPEG or TIFF and ingest it again.",
+        ) from e
     except _DECODE_ERRORS as e:
         raise _corrupt(path.name, e) from e
     with image:
@@ -163,7 +172,9 @@ def prepare(frame: Image.Image, max_pixels: int = MAX_PIXELS) -> tuple[Image.Ima
     return image, round(dpi[0]) if dpi else None
 
 
-def image_pages(path: Path, *, pixel_limit: int = PIXEL_LIMIT, max_pixels: int = MAX_PIXELS) -> Iterator[ScanPage]:
+def image_pages(
+    path: Path, *, pixel_limit: int = PIXEL_LIMIT, max_pixels: int = MAX_PIXELS
+) -> Iterator[ScanPage]:
     """The pages of an image file, one at a time, ready for `ocr_image` (module docstring)."""
     _check_header(path, pixel_limit)
     with _opened(path, pixel_limit) as image:

@@ -50,7 +50,9 @@ class LineNumbers:
     per line of the page, in `OcrPage.lines` order."""
 
     numbers: tuple[int | None, ...]  # the line's printed number; None: on no numbered row
-    dropped: tuple[bool, ...]  # the line leaves: margin digits tesseract read, or text read as a vertical line
+    dropped: tuple[
+        bool, ...
+    ]  # the line leaves: margin digits tesseract read, or text read as a vertical line
     edge: int  # x (pixels) where the text column starts; the margin strip lies left of it
     pitch: float  # pixels from one numbered row to the next
     seconds: float  # wall time of the margin read
@@ -121,8 +123,12 @@ def is_noise(text: str, confidence: float) -> bool:
 
 
 def _line(words: list[_Word]) -> OcrLine:
-    box = (min(w.box[0] for w in words), min(w.box[1] for w in words),
-           max(w.box[2] for w in words), max(w.box[3] for w in words))
+    box = (
+        min(w.box[0] for w in words),
+        min(w.box[1] for w in words),
+        max(w.box[2] for w in words),
+        max(w.box[3] for w in words),
+    )
     confidence = sum(w.confidence for w in words) / len(words)
     return OcrLine(" ".join(w.text for w in words), round(confidence, 2), box)
 
@@ -141,8 +147,9 @@ def parse_tsv(tsv: str, offset: tuple[int, int] = (0, 0)) -> tuple[tuple[OcrPara
         if is_noise(line.text, line.confidence):
             continue
         x0, y0, x1, y1 = line.box
-        paragraphs.setdefault(key[:2], []).append(OcrLine(line.text, line.confidence, (x0 + dx, y0 + dy,
-                                                                                       x1 + dx, y1 + dy)))
+        paragraphs.setdefault(key[:2], []).append(
+            OcrLine(line.text, line.confidence, (x0 + dx, y0 + dy, x1 + dx, y1 + dy))
+        )
         confidences.extend(w.confidence for w in words)
     mean = round(sum(confidences) / len(confidences), 2) if confidences else None
     return tuple(OcrParagraph(tuple(p)) for p in paragraphs.values()), mean
@@ -173,7 +180,8 @@ def _unturn(x: float, y: float, page: OcrPage) -> tuple[float, float]:
 
 def source_box(page: OcrPage, box: Box) -> Box:
     """`box` (in the OCR'd image) as the smallest box around it in the image passed to OCR."""
-    corners = [_unturn(*_unskew(float(x), float(y), page), page)
-               for x in (box[0], box[2]) for y in (box[1], box[3])]
+    corners = [
+        _unturn(*_unskew(float(x), float(y), page), page) for x in (box[0], box[2]) for y in (box[1], box[3])
+    ]
     xs, ys = [c[0] for c in corners], [c[1] for c in corners]
     return (math.floor(min(xs)), math.floor(min(ys)), math.ceil(max(xs)), math.ceil(max(ys)))

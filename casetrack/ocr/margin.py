@@ -79,7 +79,9 @@ _DIGITS = re.compile(r"^[\dIl|.:\s]{1,5}$")
 
 def _text_edge(lines: Sequence[OcrLine], width: int) -> int | None:
     """Where the text column starts: the leftmost x at which EDGE_SHARE of the lines start."""
-    starts = sorted(line.box[0] for line in lines if _LETTERS.search(line.text) and not _LEADING.match(line.text))
+    starts = sorted(
+        line.box[0] for line in lines if _LETTERS.search(line.text) and not _LEADING.match(line.text)
+    )
     if len(starts) < MIN_NUMBERS // 2:
         return None
     need = max(3, EDGE_SHARE * len(starts))
@@ -113,8 +115,11 @@ def _digits(strip: Image.Image, languages: str, dpi: int | None, deadline: float
     strip.format = "PPM"
     config = "--psm 6 -c tessedit_char_whitelist=0123456789" + (f" --dpi {dpi}" if dpi else "")
     tsv = run_tesseract("tsv", strip, languages.split("+")[0], config, deadline)
-    found = [(int(text), (box[1] + box[3]) / 2) for text, _, box in tsv_words(tsv)
-             if text.isdigit() and len(text) <= 2 and 1 <= int(text) <= MAX_NUMBER]
+    found = [
+        (int(text), (box[1] + box[3]) / 2)
+        for text, _, box in tsv_words(tsv)
+        if text.isdigit() and len(text) <= 2 and 1 <= int(text) <= MAX_NUMBER
+    ]
     return sorted(found, key=lambda d: d[1])
 
 
@@ -126,8 +131,11 @@ def _cleaned(strip: Image.Image) -> Image.Image:
 
 def _pitch(digits: list[tuple[int, float]]) -> float | None:
     """The median distance between numbered rows, from neighbours whose numbers rise by 1-3."""
-    steps = [(y1 - y0) / (n1 - n0) for (n0, y0), (n1, y1) in zip(digits, digits[1:], strict=False)
-             if 1 <= n1 - n0 <= 3]
+    steps = [
+        (y1 - y0) / (n1 - n0)
+        for (n0, y0), (n1, y1) in zip(digits, digits[1:], strict=False)
+        if 1 <= n1 - n0 <= 3
+    ]
     return statistics.median(steps) if len(steps) >= MIN_NUMBERS // 2 else None
 
 
@@ -138,7 +146,11 @@ def _chain(digits: list[tuple[int, float]], pitch: float) -> list[tuple[int, flo
     for i, (n, y) in enumerate(digits):
         for j in range(i):
             m, z = digits[j]
-            if 1 <= n - m <= MAX_STEP and abs((y - z) / pitch - (n - m)) <= PITCH_SLACK and best[j] + 1 > best[i]:
+            if (
+                1 <= n - m <= MAX_STEP
+                and abs((y - z) / pitch - (n - m)) <= PITCH_SLACK
+                and best[j] + 1 > best[i]
+            ):
                 best[i], back[i] = best[j] + 1, j
     if not digits:
         return []
@@ -171,8 +183,9 @@ def _number(box: Box, chain: list[tuple[int, float]], pitch: float, last: int) -
     return number
 
 
-def read_line_numbers(image: Image.Image, lines: Sequence[OcrLine], languages: str, dpi: int | None,
-                      deadline: float) -> LineNumbers | None:
+def read_line_numbers(
+    image: Image.Image, lines: Sequence[OcrLine], languages: str, dpi: int | None, deadline: float
+) -> LineNumbers | None:
     """Each line's printed margin number (module docstring), or None when the page has no
     trusted margin. `image`: the straightened image OCR ran on; `lines`: what OCR read on it."""
     started = time.perf_counter()
@@ -192,19 +205,28 @@ def read_line_numbers(image: Image.Image, lines: Sequence[OcrLine], languages: s
         if pitch and _trusted(chain, pitch, lines) and (best is None or len(chain) > len(best[0])):
             best = chain, pitch
         log.debug("margin digits %s: %d in a chain", [n for n, _ in digits], len(chain))
-        if len(chain) < MIN_NUMBERS // 2 or (best is not None and best[0][0][0] == 1 and len(best[0]) == best[0][-1][0]):
+        if len(chain) < MIN_NUMBERS // 2 or (
+            best is not None and best[0][0][0] == 1 and len(best[0]) == best[0][-1][0]
+        ):
             break  # no column of numbers at all, or none lost: nothing to clean
     if best is None:
         return None
     chain, pitch = best
     last = chain[-1][0]
     last = max(last, min(LINES, last + MAX_STEP))
-    dropped = tuple((line.box[2] <= right + GAP * width and bool(_DIGITS.match(line.text)))
-                      or (line.box[3] - line.box[1] > TALL * pitch and line.confidence < JUNK) for line in lines)
-    numbers = tuple(None if inside else _number(line.box, chain, pitch, last)
-                    for line, inside in zip(lines, dropped, strict=True))
+    dropped = tuple(
+        (line.box[2] <= right + GAP * width and bool(_DIGITS.match(line.text)))
+        or (line.box[3] - line.box[1] > TALL * pitch and line.confidence < JUNK)
+        for line in lines
+    )
+    numbers = tuple(
+        None if inside else _number(line.box, chain, pitch, last)
+        for line, inside in zip(lines, dropped, strict=True)
+    )
     seconds = round(time.perf_counter() - started, 3)
-    log.debug("margin: %d of %d numbers in a chain, pitch %.1f px, %.2f s", len(chain), len(digits), pitch, seconds)
+    log.debug(
+        "margin: %d of %d numbers in a chain, pitch %.1f px, %.2f s", len(chain), len(digits), pitch, seconds
+    )
     return LineNumbers(numbers, dropped, edge, round(pitch, 2), seconds)
 
 
@@ -230,7 +252,12 @@ def numbered_paragraphs(page: OcrPage) -> tuple[OcrParagraph, ...]:
     for key, pieces in rows.items():
         pieces.sort(key=lambda piece: piece[1].box[0])
         boxes = [line.box for _, line in pieces]
-        box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+        box = (
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
         text = " ".join(line.text for _, line in pieces)
         if isinstance(key, int):
             text = f"{key} {text}"

@@ -109,8 +109,13 @@ def _line_numbers(reading: _Reading, languages: str, dpi: int | None, deadline: 
         return None
 
 
-def ocr_image(image: Image.Image, languages: str, timeout: float = 120.0, dpi: int | None = 300,
-              line_numbers: bool = True) -> OcrPage:
+def ocr_image(
+    image: Image.Image,
+    languages: str,
+    timeout: float = 120.0,
+    dpi: int | None = 300,
+    line_numbers: bool = True,
+) -> OcrPage:
     """OCR of one page image, straightened, and turned upright when in doubt (module docstring);
     `line_numbers`: read a transcript's margin numbers apart (`OcrPage.margin`, ocr/margin.py)."""
     started = time.perf_counter()
@@ -130,12 +135,26 @@ def ocr_image(image: Image.Image, languages: str, timeout: float = 120.0, dpi: i
             if turned.confidence is not None and turned.confidence + margin >= reading.confidence:
                 reading = turned
     numbers = _line_numbers(reading, languages, dpi, deadline) if line_numbers else None
-    return OcrPage(reading.paragraphs, reading.confidence, reading.rotation, reading.skew, *reading.size,
-                   round(time.perf_counter() - started, 3), dpi, numbers)
+    return OcrPage(
+        reading.paragraphs,
+        reading.confidence,
+        reading.rotation,
+        reading.skew,
+        *reading.size,
+        round(time.perf_counter() - started, 3),
+        dpi,
+        numbers,
+    )
 
 
-def margin_text(image: Image.Image, languages: str, *, dpi: int | None = 300,
-                fraction: float = MARGIN_FRACTION, timeout: float = 30.0) -> tuple[OcrLine, ...]:
+def margin_text(
+    image: Image.Image,
+    languages: str,
+    *,
+    dpi: int | None = 300,
+    fraction: float = MARGIN_FRACTION,
+    timeout: float = 30.0,
+) -> tuple[OcrLine, ...]:
     """Lines of text in the top and bottom `fraction` of an upright page, top strip first,
     with boxes in `image`'s pixels. No turning or deskewing: pass the page as it reads."""
     require_languages(languages)
@@ -146,7 +165,9 @@ def margin_text(image: Image.Image, languages: str, *, dpi: int | None = 300,
     stacked.paste(gray.crop((0, 0, width, strip)), (0, 0))
     bottom_at = strip + _MARGIN_GAP
     stacked.paste(gray.crop((0, height - strip, width, height)), (0, bottom_at))
-    tsv = run_tesseract("tsv", _for_tesseract(stacked), languages, _config(11, dpi), time.monotonic() + timeout)
+    tsv = run_tesseract(
+        "tsv", _for_tesseract(stacked), languages, _config(11, dpi), time.monotonic() + timeout
+    )
     paragraphs, _ = parse_tsv(tsv)
     lines = []
     for line in (line for paragraph in paragraphs for line in paragraph.lines):

@@ -45,13 +45,18 @@ def _document(path: Path, password: str | None) -> Iterator[pdfium.PdfDocument]:
             doc = pdfium.PdfDocument(path, password=password or None)
         except pdfium.PdfiumError as e:
             if getattr(e, "err_code", None) == _PASSWORD_ERROR:
-                raise EncryptedFileError(f"{path.name} is password-protected.",
-                                         "Ingest it again with its password.") from e
-            raise CorruptFileError(f"{path.name} could not be opened as a PDF ({e}).",
-                                   "Check that it opens in a PDF viewer; re-save or re-export it.") from e
+                raise EncryptedFileError(
+                    f"{path.name} is password-protected.", "Ingest it again with its password."
+                ) from e
+            raise CorruptFileError(
+                f"{path.name} could not be opened as a PDF ({e}).",
+                "Check that it opens in a PDF viewer; re-save or re-export it.",
+            ) from e
         except OSError as e:
-            raise CorruptFileError(f"{path.name} could not be read ({e.strerror or e}).",
-                                   "Check that the file exists and is readable.") from e
+            raise CorruptFileError(
+                f"{path.name} could not be read ({e.strerror or e}).",
+                "Check that the file exists and is readable.",
+            ) from e
         try:
             yield doc
         finally:
@@ -72,8 +77,9 @@ def fitting_dpi(width_pt: float, height_pt: float, dpi: int, max_pixels: int = M
     return max(1, math.floor(math.sqrt(max_pixels / area)))
 
 
-def render_pdf_page(path: Path, index: int, dpi: int = 300, password: str | None = None,
-                    max_pixels: int = MAX_PIXELS) -> RenderedPage:
+def render_pdf_page(
+    path: Path, index: int, dpi: int = 300, password: str | None = None, max_pixels: int = MAX_PIXELS
+) -> RenderedPage:
     """Page `index` (0-based) of the PDF at `path` in grey, at `dpi` or lower (module docstring)."""
     with _document(path, password) as doc:
         if not 0 <= index < len(doc):
@@ -85,8 +91,10 @@ def render_pdf_page(path: Path, index: int, dpi: int = 300, password: str | None
             try:
                 bitmap = page.render(scale=used / 72.0, grayscale=True)
             except pdfium.PdfiumError as e:
-                raise CorruptFileError(f"Page {index + 1} of {path.name} could not be drawn ({e}).",
-                                       "Re-save the PDF with a PDF viewer and ingest it again.") from e
+                raise CorruptFileError(
+                    f"Page {index + 1} of {path.name} could not be drawn ({e}).",
+                    "Re-save the PDF with a PDF viewer and ingest it again.",
+                ) from e
             # to_pil() shares the bitmap's native buffer, freed with the bitmap: keep a copy.
             image = bitmap.to_pil().copy()
             bitmap.close()

@@ -10,7 +10,10 @@ from casetrack.parse.options import PageProgress, ParseOptions, no_progress
 
 
 def parse_file(
-    path: Path, password: str | None = None, options: ParseOptions | None = None, on_page: PageProgress = no_progress
+    path: Path,
+    password: str | None = None,
+    options: ParseOptions | None = None,
+    on_page: PageProgress = no_progress,
 ) -> ParsedDocument:
     """Detect the type by magic bytes and parse. Raises a `ParseError` subclass on bad input.
 

@@ -90,7 +90,7 @@ def parse_bates(text: str) -> Bates | None:
 
 
 def parse_bates_range(text: str) -> tuple[str, int, int]:
-    """"ABC0001200-ABC0001300" (or one stamp) -> (prefix, first, last). Raises ValueError with
+    """ "ABC0001200-ABC0001300" (or one stamp) -> (prefix, first, last). Raises ValueError with
     what was expected."""
     parts = [p for p in re.split(r"\s*(?:\.\.|–|—|(?<=\d)-(?=[A-Za-z])|\s+to\s+|:)\s*", text.strip()) if p]
     stamps_ = [parse_bates(p) for p in parts]

@@ -56,9 +56,13 @@ MAIL_EXTENSIONS: frozenset[str] = frozenset({".eml", ".mbox"})
 _SUPPORTED_SENTENCE = "CaseTrack reads PDF, DOCX, TXT, MD, RTF, HTML and images."
 _CONVERT_HINT = "Convert it to PDF or DOCX and ingest that."
 # Outlook's .msg needs a GPL-licensed reader (extract-msg): the message is saved as .eml instead.
-_MSG_HINT = ("Save the message as .eml (new Outlook and Outlook on the web: File > Save as, or Download) and "
-             "ingest that; classic Outlook cannot write .eml: print the message to PDF and save its attachments.")
-_NOT_MAIL_HINT = "Save the message again from the mail program (Save As, or Download as .eml) and ingest that copy."
+_MSG_HINT = (
+    "Save the message as .eml (new Outlook and Outlook on the web: File > Save as, or Download) and "
+    "ingest that; classic Outlook cannot write .eml: print the message to PDF and save its attachments."
+)
+_NOT_MAIL_HINT = (
+    "Save the message again from the mail program (Save As, or Download as .eml) and ingest that copy."
+)
 
 # Enough to see past a PDF's leading junk, an OLE header and a text sample's character mix.
 _SNIFF_BYTES = 64 * 1024
@@ -141,7 +145,13 @@ def _classify_ole(path: Path, head: bytes) -> None:
         names = set()
     if not names:
         # Damaged directory: fall back to spotting the stream names in the bytes we have.
-        for candidate in ("EncryptedPackage", "WordDocument", "Workbook", "PowerPoint Document", "__substg1.0_"):
+        for candidate in (
+            "EncryptedPackage",
+            "WordDocument",
+            "Workbook",
+            "PowerPoint Document",
+            "__substg1.0_",
+        ):
             if candidate.encode("utf-16-le") in head:
                 names.add(candidate)
 
@@ -173,7 +183,9 @@ def _classify_ole(path: Path, head: bytes) -> None:
 # --------------------------------------------------------------------------------------------
 
 # What browsers sniff as HTML at the start of a text file (after comments and an XML prolog).
-_HTML_START = re.compile(r"\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)\b", re.I | re.S)
+_HTML_START = re.compile(
+    r"\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)\b", re.I | re.S
+)
 _ANY_TAG = re.compile(r"<(?:[a-z][a-z0-9]*|!doctype|!--)[\s>/]", re.I)
 
 
@@ -231,8 +243,20 @@ _ENVELOPE_LINE = re.compile(rb"^From \S+ +\S")
 _MAIL_FIELDS = frozenset({b"from", b"to", b"cc", b"date", b"subject"})
 # Fields only mail carries: with them a file needs no .eml name to be taken for an e-mail (a memo's
 # "To: / From: / Date: / Re:" block has none of them).
-_TRANSPORT_FIELDS = frozenset({b"message-id", b"mime-version", b"received", b"return-path", b"delivered-to",
-                               b"x-mailer", b"dkim-signature", b"in-reply-to", b"references", b"thread-topic"})
+_TRANSPORT_FIELDS = frozenset(
+    {
+        b"message-id",
+        b"mime-version",
+        b"received",
+        b"return-path",
+        b"delivered-to",
+        b"x-mailer",
+        b"dkim-signature",
+        b"in-reply-to",
+        b"references",
+        b"thread-topic",
+    }
+)
 
 
 def _header_names(lines: list[bytes]) -> set[bytes] | None:
@@ -283,8 +307,18 @@ def sniff_mail(path: Path) -> FileType | None:
 
 
 # What a file of each extension should be: a known extension whose bytes match nothing is damaged.
-_EXPECTED_KIND = {".pdf": "PDF", ".docx": "DOCX", ".rtf": "RTF", ".html": "HTML", ".htm": "HTML", ".png": "PNG",
-                  ".jpg": "JPEG", ".jpeg": "JPEG", ".tif": "TIFF", ".tiff": "TIFF"}
+_EXPECTED_KIND = {
+    ".pdf": "PDF",
+    ".docx": "DOCX",
+    ".rtf": "RTF",
+    ".html": "HTML",
+    ".htm": "HTML",
+    ".png": "PNG",
+    ".jpg": "JPEG",
+    ".jpeg": "JPEG",
+    ".tif": "TIFF",
+    ".tiff": "TIFF",
+}
 
 
 def _mail_or_refuse(name: str, ext: str, head: bytes) -> FileType | None:
@@ -293,7 +327,9 @@ def _mail_or_refuse(name: str, ext: str, head: bytes) -> FileType | None:
     if mail is None and ext in MAIL_EXTENSIONS:
         raise CorruptFileError(
             f"{name} has a {ext} extension but does not look like an e-mail: it does not start with mail headers "
-            "(From:, To:, Date:, Subject:)" + (" after a \"From \" envelope line" if ext == ".mbox" else "") + ".",
+            "(From:, To:, Date:, Subject:)"
+            + (' after a "From " envelope line' if ext == ".mbox" else "")
+            + ".",
             hint=_NOT_MAIL_HINT,
         )
     return mail

@@ -134,9 +134,7 @@ def _prepare_package(path: Path, fix_r_prefix: bool = False) -> _Package:
     return _Package(out, page_mode, document_language(root) if struck else "en")
 
 
-def _parse_package(
-    package: _Package, name: str, revoked: RevokedText
-) -> tuple[tuple[Page, ...], str | None]:
+def _parse_package(package: _Package, name: str, revoked: RevokedText) -> tuple[tuple[Page, ...], str | None]:
     with warnings.catch_warnings():
         # docx2python warns about XML comments, odd tags and missing metadata: noise here.
         warnings.simplefilter("ignore")

@@ -91,7 +91,7 @@ def mark_struck_runs(root: Any, styles_root: Any | None) -> int:
 
 
 def document_language(root: Any) -> str:
-    """"pt" or "en": the language the marker of kept revoked text is written in."""
+    """ "pt" or "en": the language the marker of kept revoked text is written in."""
     parts: list[str] = []
     size = 0
     for el in root.iter():

@@ -59,15 +59,29 @@ class EmailHeaders:
 
     def lines(self, attachments: tuple[str, ...] = ()) -> list[str]:
         """The header lines the page starts with."""
-        rows = [("From", ", ".join(self.sender)), ("To", ", ".join(self.to)), ("Cc", ", ".join(self.cc)),
-                ("Bcc", ", ".join(self.bcc)), ("Date", self.date_text), ("Subject", self.subject),
-                ("Attachments", ", ".join(attachments))]
+        rows = [
+            ("From", ", ".join(self.sender)),
+            ("To", ", ".join(self.to)),
+            ("Cc", ", ".join(self.cc)),
+            ("Bcc", ", ".join(self.bcc)),
+            ("Date", self.date_text),
+            ("Subject", self.subject),
+            ("Attachments", ", ".join(attachments)),
+        ]
         return [f"{name}: {value}" for name, value in rows if value.strip()]
 
     def to_json(self) -> dict[str, Any]:
-        return {"from": list(self.sender), "to": list(self.to), "cc": list(self.cc), "bcc": list(self.bcc),
-                "date": self.date, "date_text": self.date_text, "subject": self.subject,
-                "message_id": self.message_id, "in_reply_to": self.in_reply_to}
+        return {
+            "from": list(self.sender),
+            "to": list(self.to),
+            "cc": list(self.cc),
+            "bcc": list(self.bcc),
+            "date": self.date,
+            "date_text": self.date_text,
+            "subject": self.subject,
+            "message_id": self.message_id,
+            "in_reply_to": self.in_reply_to,
+        }
 
 
 def _one_line(text: str) -> str:
@@ -100,7 +114,9 @@ def _text_header(message: EmailMessage, name: str) -> str:
 def _addresses(message: EmailMessage, name: str) -> tuple[str, ...]:
     try:
         values = message.get_all(name) or []
-        found = [display_address(a.display_name, a.addr_spec) for v in values for a in getattr(v, "addresses", ())]
+        found = [
+            display_address(a.display_name, a.addr_spec) for v in values for a in getattr(v, "addresses", ())
+        ]
         if found or not values:
             return tuple(a for a in found if a)
     except Exception:
@@ -119,9 +135,15 @@ def headers_of(message: EmailMessage) -> EmailHeaders:
     except Exception:
         iso = None
     return EmailHeaders(
-        sender=_addresses(message, "from"), to=_addresses(message, "to"), cc=_addresses(message, "cc"),
-        bcc=_addresses(message, "bcc"), date=iso, date_text=date_text, subject=_text_header(message, "subject"),
-        message_id=_text_header(message, "message-id"), in_reply_to=_text_header(message, "in-reply-to"),
+        sender=_addresses(message, "from"),
+        to=_addresses(message, "to"),
+        cc=_addresses(message, "cc"),
+        bcc=_addresses(message, "bcc"),
+        date=iso,
+        date_text=date_text,
+        subject=_text_header(message, "subject"),
+        message_id=_text_header(message, "message-id"),
+        in_reply_to=_text_header(message, "in-reply-to"),
     )
 
 
@@ -131,7 +153,9 @@ def load_message(path: Path) -> EmailMessage:
         with path.open("rb") as f:
             message = BytesParser(policy=policy.default).parse(f)
     except OSError as e:
-        raise ParseError(f"{path.name} cannot be read: {e.strerror or e}.", hint="Check the file's permissions.") from e
+        raise ParseError(
+            f"{path.name} cannot be read: {e.strerror or e}.", hint="Check the file's permissions."
+        ) from e
     if not isinstance(message, EmailMessage):  # pragma: no cover - policy.default always builds one
         raise CorruptFileError(f"{path.name} could not be read as an e-mail.", hint=_RESAVE)
     return message
@@ -140,12 +164,15 @@ def load_message(path: Path) -> EmailMessage:
 def read_email(path: Path) -> tuple[EmailHeaders, MessageParts]:
     """The message's headers and parts; raises when the file is no e-mail at all."""
     if path.stat().st_size == 0:
-        raise EmptyFileError(f"{path.name} is empty (0 bytes).", hint="Check that the file was copied completely.")
+        raise EmptyFileError(
+            f"{path.name} is empty (0 bytes).", hint="Check that the file was copied completely."
+        )
     message = load_message(path)
     headers = headers_of(message)
     if headers.empty:
         raise CorruptFileError(
-            f"{path.name} does not look like an e-mail: it has no From, To, Date or Subject header.", hint=_RESAVE
+            f"{path.name} does not look like an e-mail: it has no From, To, Date or Subject header.",
+            hint=_RESAVE,
         )
     return headers, split_parts(message)
 
@@ -172,7 +199,9 @@ def _add_html(builder: PageBuilder, text: str, first_line: int, revoked: Revoked
     return max(builder.next_line_number + 1, first_line)
 
 
-def _body(builder: PageBuilder, parts: tuple[BodyPart, ...], first_line: int, options: ParseOptions) -> list[str]:
+def _body(
+    builder: PageBuilder, parts: tuple[BodyPart, ...], first_line: int, options: ParseOptions
+) -> list[str]:
     """Add the body parts; returns the warnings they give."""
     warnings: list[str] = []
     revoked: RevokedText | None = None
@@ -182,7 +211,9 @@ def _body(builder: PageBuilder, parts: tuple[BodyPart, ...], first_line: int, op
         replaced += decoded.replaced
         if body.html:
             if revoked is None:
-                revoked = RevokedText(options.keep_revoked, guess_language(_TAG.sub(" ", decoded.text[:400_000])))
+                revoked = RevokedText(
+                    options.keep_revoked, guess_language(_TAG.sub(" ", decoded.text[:400_000]))
+                )
             first_line = _add_html(builder, decoded.text, first_line, revoked)
         else:
             first_line = _add_plain(builder, decoded.text, first_line)
@@ -206,6 +237,9 @@ def parse_email(path: Path, options: ParseOptions | None = None) -> ParsedDocume
         warnings.append("the message has no text body: only its header lines are searchable")
     if parts.damaged:
         warnings.append(parts.damaged)
-    return ParsedDocument(file_type=FileType.EMAIL, pages=(builder.build(),), title=headers.subject or None,
-                          warnings=tuple(warnings))
-
+    return ParsedDocument(
+        file_type=FileType.EMAIL,
+        pages=(builder.build(),),
+        title=headers.subject or None,
+        warnings=tuple(warnings),
+    )

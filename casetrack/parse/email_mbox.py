@@ -28,7 +28,9 @@ def mbox_messages(path: Path) -> Iterator[bytes]:
     try:
         f = path.open("rb")
     except OSError as e:
-        raise ParseError(f"{path.name} cannot be read: {e.strerror or e}.", hint="Check the file's permissions.") from e
+        raise ParseError(
+            f"{path.name} cannot be read: {e.strerror or e}.", hint="Check the file's permissions."
+        ) from e
     with f:
         current: list[bytes] | None = None
         blank_before = True

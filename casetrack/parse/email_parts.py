@@ -20,7 +20,9 @@ from email.message import EmailMessage, Message
 
 from casetrack.parse.textcodec import DecodedText, decode_bytes
 
-_SIGNATURES = frozenset({"application/pgp-signature", "application/pkcs7-signature", "application/x-pkcs7-signature"})
+_SIGNATURES = frozenset(
+    {"application/pgp-signature", "application/pkcs7-signature", "application/x-pkcs7-signature"}
+)
 # Labels that are read as windows-1252, as mail clients and browsers do (smart quotes in "latin-1" mail).
 _AS_CP1252 = frozenset({"latin-1", "iso8859-1", "ascii", "cp1252"})
 _UNSAFE_NAME = re.compile(r'[\x00-\x1f\x7f<>:"|?*]+')
@@ -90,7 +92,11 @@ def safe_filename(name: str | None, content_type: str, number: int) -> str:
     text = re.split(r"[/\\]", text)[-1]
     text = " ".join(_UNSAFE_NAME.sub(" ", text).split()).lstrip(". ")
     if not text:
-        ext = ".eml" if content_type == "message/rfc822" else (mimetypes.guess_extension(content_type) or ".bin")
+        ext = (
+            ".eml"
+            if content_type == "message/rfc822"
+            else (mimetypes.guess_extension(content_type) or ".bin")
+        )
         return f"attachment-{number}{ext}"
     if len(text) > MAX_NAME:
         stem, dot, ext = text.rpartition(".")
@@ -140,7 +146,9 @@ class _Walk:
         disposition = part.get_content_disposition()
         named = bool(part.get_filename())
         if part.get_content_maintype() == "multipart":  # declared multipart, unreadable as one
-            self.damaged = "its MIME structure is damaged (a multipart part without a boundary): its raw text was read"
+            self.damaged = (
+                "its MIME structure is damaged (a multipart part without a boundary): its raw text was read"
+            )
             if not attachments_only:
                 self.body.append(BodyPart(part, html=False))
             return
@@ -179,7 +187,10 @@ def split_parts(message: EmailMessage) -> MessageParts:
         seen[key] = seen.get(key, 0) + 1
         if seen[key] > 1:  # two "scan.pdf": "scan (2).pdf"
             stem, dot, ext = f.filename.rpartition(".")
-            f = AttachedFile(f"{stem} ({seen[key]}).{ext}" if dot and stem else f"{f.filename} ({seen[key]})",
-                             f.content_type, f.part)
+            f = AttachedFile(
+                f"{stem} ({seen[key]}).{ext}" if dot and stem else f"{f.filename} ({seen[key]})",
+                f.content_type,
+                f.part,
+            )
         files.append(f)
     return MessageParts(tuple(walk.body), tuple(files), walk.inline_images, walk.damaged)

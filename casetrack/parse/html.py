@@ -88,7 +88,9 @@ def parse_html(path: Path, options: ParseOptions | None = None) -> ParsedDocumen
     try:
         data = path.read_bytes()
     except OSError as e:
-        raise ParseError(f"{name} cannot be read: {e.strerror or e}.", hint="Check the file's permissions.") from e
+        raise ParseError(
+            f"{name} cannot be read: {e.strerror or e}.", hint="Check the file's permissions."
+        ) from e
     if not data.strip():
         raise EmptyFileError(f"{name} is empty.", hint="Check that the file was saved completely.")
     decoded = decode_html(data)

@@ -12,7 +12,9 @@ from casetrack.parse.options import PageProgress, ParseOptions, no_progress
 from casetrack.parse.pagebuilder import PageBuilder
 
 
-def parse_image(path: Path, options: ParseOptions | None = None, on_page: PageProgress = no_progress) -> ParsedDocument:
+def parse_image(
+    path: Path, options: ParseOptions | None = None, on_page: PageProgress = no_progress
+) -> ParsedDocument:
     """OCR every page of an image file. Raises NoTextError when OCR cannot run (with the command
     that installs it) or nothing could be read, CorruptFileError for damaged or oversized images."""
     from casetrack.ocr import image_page_count, image_pages
@@ -20,7 +22,9 @@ def parse_image(path: Path, options: ParseOptions | None = None, on_page: PagePr
     options = options or ParseOptions()
     problem = ocr_problem(options)
     if problem is not None:
-        raise ScanNotReadError(f"{path.name} is an image: it needs OCR, which cannot run: {problem.message}", problem.hint)
+        raise ScanNotReadError(
+            f"{path.name} is an image: it needs OCR, which cannot run: {problem.message}", problem.hint
+        )
     total = image_page_count(path)
     cache = PageCache(options.ocr_cache, path, options)
     pages: list[Page] = []
@@ -52,5 +56,8 @@ def parse_image(path: Path, options: ParseOptions | None = None, on_page: PagePr
     if resumed:
         warnings.append(resumed)
     if not any(p.paragraphs for p in pages):
-        raise NoTextError(f"{path.name}: OCR found no text in this image.", "Check that the image shows text, upright and legible.")
+        raise NoTextError(
+            f"{path.name}: OCR found no text in this image.",
+            "Check that the image shows text, upright and legible.",
+        )
     return ParsedDocument(file_type=FileType.IMAGE, pages=tuple(pages), warnings=tuple(warnings))

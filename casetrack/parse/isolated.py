@@ -88,10 +88,16 @@ def _child(conn: Connection, memory_limit: int) -> None:  # pragma: no cover - r
         except errors.CaseTrackError as e:
             conn.send(("error", type(e).__name__, e.message, e.hint))
         except MemoryError:
-            conn.send(("error", "CorruptFileError", f"{Path(path).name}: its content needs more memory to read than "
-                       f"CaseTrack allows ({memory_limit // 2**30} GB): it unpacks to far more than its size on disk "
-                       "(an extremely large document, or a file built to do that).",
-                       "Split the document, or save it as PDF, and ingest the parts."))
+            conn.send(
+                (
+                    "error",
+                    "CorruptFileError",
+                    f"{Path(path).name}: its content needs more memory to read than "
+                    f"CaseTrack allows ({memory_limit // 2**30} GB): it unpacks to far more than its size on disk "
+                    "(an extremely large document, or a file built to do that).",
+                    "Split the document, or save it as PDF, and ingest the parts.",
+                )
+            )
         except Exception as e:
             conn.send(("crash", f"{type(e).__name__}: {str(e)[:300]}"))
 
@@ -112,7 +118,9 @@ class IsolatedParser:
         self._stop()
         ctx = multiprocessing.get_context("spawn")
         parent, child = ctx.Pipe()
-        proc = ctx.Process(target=_child, args=(child, self.memory_limit), name="casetrack-parser", daemon=True)
+        proc = ctx.Process(
+            target=_child, args=(child, self.memory_limit), name="casetrack-parser", daemon=True
+        )
         proc.start()
         child.close()
         self._proc, self._conn = proc, parent
@@ -167,7 +175,9 @@ class IsolatedParser:
         raised) when it goes `limit` seconds without a page or dies."""
         while True:
             if not conn.poll(limit):
-                log.warning("parsing %s: no page read for %.0f s: stopping the parser", safe_for_log(str(path)), limit)
+                log.warning(
+                    "parsing %s: no page read for %.0f s: stopping the parser", safe_for_log(str(path)), limit
+                )
                 self._stop()
                 self.restarts += 1
                 raise CorruptFileError(

@@ -35,8 +35,10 @@ def ocr_problem(options: ParseOptions) -> ParseError | None:
     for key, value in RECOMMENDED_ENV.items():  # tesseract inherits it (one thread a page: faster on 2 cores)
         os.environ.setdefault(key, value)
     if not options.ocr_languages:
-        return ParseError("OCR is turned off for this ingest (CASETRACK_OCR_LANGUAGES or --ocr-languages is empty).",
-                          "Unset it, or set it to eng, por or eng+por, and run `casetrack reocr`.")
+        return ParseError(
+            "OCR is turned off for this ingest (CASETRACK_OCR_LANGUAGES or --ocr-languages is empty).",
+            "Unset it, or set it to eng, por or eng+por, and run `casetrack reocr`.",
+        )
     try:
         require_languages(options.ocr_languages)
     except ParseError as e:
@@ -62,7 +64,9 @@ def ocr_image_page(image: Any, number: int | None, options: ParseOptions, dpi: i
     from casetrack.ocr import ocr_image
 
     assert options.ocr_languages
-    return page_from_ocr(ocr_image(image, options.ocr_languages, timeout=options.ocr_page_timeout, dpi=dpi), number)
+    return page_from_ocr(
+        ocr_image(image, options.ocr_languages, timeout=options.ocr_page_timeout, dpi=dpi), number
+    )
 
 
 def ocr_pdf_page(path: Path, index: int, options: ParseOptions, cache: PageCache) -> Page:

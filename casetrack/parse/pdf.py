@@ -62,7 +62,10 @@ _FILLER_RE = re.compile(r"[\s._\-=*·…–—]")
 
 
 def parse_pdf(
-    path: Path, password: str | None = None, options: ParseOptions | None = None, on_page: PageProgress = no_progress
+    path: Path,
+    password: str | None = None,
+    options: ParseOptions | None = None,
+    on_page: PageProgress = no_progress,
 ) -> ParsedDocument:
     """Parse a PDF into pages with exact line and paragraph spans; scanned pages (or pages whose
     text layer is garbage) are OCR'd when `options` allow it and tesseract can run.

@@ -117,7 +117,9 @@ def _without_frames(boxes: list[_Box]) -> list[_Box]:
     for outer, inner in zip(boxes, boxes[1:], strict=False):
         if inner.seq != outer.seq + 1 or not _same_colour(inner.rgb, outer.rgb):
             continue
-        inside = outer.x0 <= inner.x0 and inner.x1 <= outer.x1 and outer.y0 <= inner.y0 and inner.y1 <= outer.y1
+        inside = (
+            outer.x0 <= inner.x0 and inner.x1 <= outer.x1 and outer.y0 <= inner.y0 and inner.y1 <= outer.y1
+        )
         area = (outer.x1 - outer.x0) * (outer.y1 - outer.y0)
         if inside and (inner.x1 - inner.x0) * (inner.y1 - inner.y0) >= _FRAME_SHARE * area:
             frames.update((outer.seq, inner.seq))
@@ -194,7 +196,9 @@ def _shown_dark(boxes: list[_Box], page: Any, path: Path, index: int, password: 
     return shown
 
 
-def bad_redaction_boxes(page: Any, path: Path | None = None, index: int = 0, password: str | None = None) -> int:
+def bad_redaction_boxes(
+    page: Any, path: Path | None = None, index: int = 0, password: str | None = None
+) -> int:
     """How many dark boxes on a pdfplumber page hide text that can still be copied.
 
     With the file's `path` (and the page's 0-based `index`), candidates are confirmed on the

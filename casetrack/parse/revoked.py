@@ -37,15 +37,19 @@ _LABEL = re.compile(
     r"|[IVXLC]+\s*[-–—]|[a-z]\))",
     re.IGNORECASE,
 )
-_REVOCATION_NOTE = re.compile(r"\s*\((?:revogad|vetad|suprimid|exclu[íi]d|revoked|repealed|deleted)", re.IGNORECASE)
+_REVOCATION_NOTE = re.compile(
+    r"\s*\((?:revogad|vetad|suprimid|exclu[íi]d|revoked|repealed|deleted)", re.IGNORECASE
+)
 
-_PT_WORDS = frozenset("de da do das dos que não nao para com em no na ao pela pelo os as se é lei uma um".split())
+_PT_WORDS = frozenset(
+    "de da do das dos que não nao para com em no na ao pela pelo os as se é lei uma um".split()
+)
 _PT_LETTERS = re.compile("[ãõçêôº]")
 _EN_WORDS = frozenset("the of and to in that is for with shall by this be or any as an".split())
 
 
 def guess_language(text: str) -> str:
-    """"pt" or "en" by common function words: enough to pick the marker's word."""
+    """ "pt" or "en" by common function words: enough to pick the marker's word."""
     words = Counter(w.lower() for w in re.findall(r"\w+", text[:200_000]))
     # Function words, plus letters English never writes ("ação", "nº").
     pt = sum(words[w] for w in _PT_WORDS) + sum(n for w, n in words.items() if _PT_LETTERS.search(w))
@@ -54,7 +58,7 @@ def guess_language(text: str) -> str:
 
 
 def language_from_tag(tag: str | None) -> str | None:
-    """"pt" / "en" from a language tag ("pt-BR", "en_US"); None for others or none."""
+    """ "pt" / "en" from a language tag ("pt-BR", "en_US"); None for others or none."""
     if not tag:
         return None
     primary = tag.strip().lower().replace("_", "-").split("-", 1)[0]
@@ -103,8 +107,11 @@ class RevokedText:
         n = self.passages
         if not n:
             return None
-        what, them = ("1 revoked (struck-through) passage", "it") if n == 1 else (
-            f"{n} revoked (struck-through) passages", "them")
+        what, them = (
+            ("1 revoked (struck-through) passage", "it")
+            if n == 1
+            else (f"{n} revoked (struck-through) passages", "them")
+        )
         if self.keep:
             return f"{what} indexed, marked [{self.label}: ...]"
         return (

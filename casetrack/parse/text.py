@@ -144,7 +144,9 @@ def parse_text(path: Path, file_type: FileType) -> ParsedDocument:
     try:
         data = path.read_bytes()
     except OSError as e:
-        raise ParseError(f"{name} cannot be read: {e.strerror or e}.", hint="Check the file's permissions.") from e
+        raise ParseError(
+            f"{name} cannot be read: {e.strerror or e}.", hint="Check the file's permissions."
+        ) from e
     if not data:
         raise EmptyFileError(f"{name} is empty (0 bytes).", hint="Check that the file was copied completely.")
 
@@ -162,7 +164,9 @@ def parse_text(path: Path, file_type: FileType) -> ParsedDocument:
     paragraphs = _markdown_paragraphs(lines) if file_type is FileType.MARKDOWN else _text_paragraphs(lines)
     page = build_line_numbered_page(paragraphs)
     if not page.paragraphs:
-        raise EmptyFileError(f"{name} contains only whitespace.", hint="Check that the file was saved completely.")
+        raise EmptyFileError(
+            f"{name} contains only whitespace.", hint="Check that the file was saved completely."
+        )
 
     title: str | None = None
     if file_type is FileType.MARKDOWN:

@@ -54,25 +54,35 @@ _PAGE_LONE = re.compile(r"^\W{0,3}(\d{1,4})\W{0,3}$")
 # ("MR. PELLEGRINO:", "THE COURT:", "CHIEF JUSTICE ROBERTS:", "BY MS. ODUYA:"), "(Whereupon ...".
 _QA = re.compile(r"^([QAPR])(?:[.:]|\s)")
 _LABEL = re.compile(r"^(?:[A-ZÀ-Ý][A-ZÀ-Ý.'’\-]*\s+){0,3}[A-ZÀ-Ý][A-ZÀ-Ý.'’\-]+:(?:\s|$)")
-_SPEAKER = re.compile(r"^(?:BY\s+)?(?:MR|MRS|MS|DR|DRA|THE|JUSTICE|CHIEF\s+JUSTICE|JUDGE|JUIZ|JU[ÍI]ZA|SR|SRA)\.?"
-                      r"\s+[A-ZÀ-Ý][A-ZÀ-Ý.'’\- ]{1,30}:")
+_SPEAKER = re.compile(
+    r"^(?:BY\s+)?(?:MR|MRS|MS|DR|DRA|THE|JUSTICE|CHIEF\s+JUSTICE|JUDGE|JUIZ|JU[ÍI]ZA|SR|SRA)\.?"
+    r"\s+[A-ZÀ-Ý][A-ZÀ-Ý.'’\- ]{1,30}:"
+)
 # A transcript's title ("TRANSCRIPT OF MOTION HEARING", "P R O C E E D I N G S", a Portuguese
 # "Termo de audiência"), in capitals where an order on pleading paper would use the words too
 # ("the deposition transcript"); and the weaker cues of a transcript's cover ("came on for oral
 # argument", "court reporter"), which an order may use as well: they count beside "APPEARANCES".
-_TITLE = re.compile(r"\bTRANSCRIPT\s+OF\b|REPORTER'S\s+TRANSCRIPT|(?i:p\s+r\s+o\s+c\s+e\s+e\s+d\s+i\s+n\s+g\s+s|"
-                    r"termo\s+de\s+audi[êe]ncia|assentada|taquigr|estenotip)")
-_COVER = re.compile(r"came\s+on\s+for|oral\s+argument|court\s+reporter|shorthand|stenograph|reporting",
-                    re.IGNORECASE)
+_TITLE = re.compile(
+    r"\bTRANSCRIPT\s+OF\b|REPORTER'S\s+TRANSCRIPT|(?i:p\s+r\s+o\s+c\s+e\s+e\s+d\s+i\s+n\s+g\s+s|"
+    r"termo\s+de\s+audi[êe]ncia|assentada|taquigr|estenotip)"
+)
+_COVER = re.compile(
+    r"came\s+on\s+for|oral\s+argument|court\s+reporter|shorthand|stenograph|reporting", re.IGNORECASE
+)
 _APPEARANCES = re.compile(r"^\s*(?:APPEARANCES|PRESENTES)\b", re.MULTILINE)
 _NAME_WORD = r"(?:[A-ZÀ-Ý][\w'’.\-]*|d[aeo]s?|e|van|von|de\s+la)"
 _DEPONENT = re.compile(
     r"(?i:deposition|depoimento)(?:\s+(?i:upon\s+oral\s+examination|pessoal))?\s+"
     r"(?i:of|de|da|do)\s*[:\-]?\s+(?:(?i:the\s+)?(?i:witness|testemunha|autora?|r[ée]u?|r[ée])\s+)?"
-    rf"(?P<name>[A-ZÀ-Ý][\w'’.\-]*(?:[ \t]+{_NAME_WORD}){{0,6}})")
-_NOT_A_DEPOSITION = re.compile(r"(?i:motion|notice|compel|subpoena|to\s+take|for\s+the|requerimento|intima)\W*\S*\W*$")
+    rf"(?P<name>[A-ZÀ-Ý][\w'’.\-]*(?:[ \t]+{_NAME_WORD}){{0,6}})"
+)
+_NOT_A_DEPOSITION = re.compile(
+    r"(?i:motion|notice|compel|subpoena|to\s+take|for\s+the|requerimento|intima)\W*\S*\W*$"
+)
 _SUFFIXES = frozenset("JR JR. SR SR. II III IV ESQ ESQ. PH.D. PHD M.D. MD".split())
-_CORPORATE = re.compile(r"\b(?:inc|corp|corporation|company|co|llc|llp|ltd|l\.p|s\.a|ltda|bank)\b\.?", re.IGNORECASE)
+_CORPORATE = re.compile(
+    r"\b(?:inc|corp|corporation|company|co|llc|llp|ltd|l\.p|s\.a|ltda|bank)\b\.?", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -237,7 +247,9 @@ def _paragraphs(run: Run) -> list[list[Numbered]]:
     return out
 
 
-def build_page(number: int | None, margin: Margin, confidences: Sequence[float] = (), base: Page | None = None) -> Page:
+def build_page(
+    number: int | None, margin: Margin, confidences: Sequence[float] = (), base: Page | None = None
+) -> Page:
     """The page's transcript lines as a `Page`: printed line numbers, each line's transcript page,
     margin numbers and running headers and footers out (`base`: the page as parsed, whose
     extraction facts and Bates stamp carry over)."""
@@ -249,7 +261,8 @@ def build_page(number: int | None, margin: Margin, confidences: Sequence[float] 
         assert run.page is not None
         for para in _paragraphs(run):
             builder.add_paragraph(
-                [n.text for n in para], ParagraphKind.BODY,
+                [n.text for n in para],
+                ParagraphKind.BODY,
                 confidences=[confidences[n.index] for n in para] if confidences else None,
                 numbers=[(run.page, n.number) for n in para],
             )
@@ -270,15 +283,18 @@ def with_transcripts(doc: ParsedDocument, raw: Sequence[Sequence[str]] | None = 
     one per line of the page (a .txt's, whose indentation tells a page number from a margin one)."""
     if raw is not None and [len(r) for r in raw] != [len(p.lines) for p in doc.pages]:
         raw = None
-    texts = [(list(raw[k]) if raw is not None else page_lines(p)) if p.lines and not p.line_pages else []
-             for k, p in enumerate(doc.pages)]
+    texts = [
+        (list(raw[k]) if raw is not None else page_lines(p)) if p.lines and not p.line_pages else []
+        for k, p in enumerate(doc.pages)
+    ]
     margins = [read_margin(t) if t else None for t in texts]
     if not any(margins):
         return doc
     fill_page_numbers([(p.number, m) for p, m in zip(doc.pages, margins, strict=True)])
     pages = [
         build_page(p.number, m, p.line_confidences if len(p.line_confidences) == len(p.lines) else (), p)
-        if m is not None else p
+        if m is not None
+        else p
         for p, m in zip(doc.pages, margins, strict=True)
     ]
     first = [t for t, m in zip(texts, margins, strict=True) if m is not None][:LABEL_PAGES]

@@ -48,7 +48,9 @@ _NEGATIONS_EN = frozenset(
     "not no never nor neither none nothing nobody nowhere without cannot cant dont doesnt didnt isnt arent wasnt "
     "werent wont shant shouldnt wouldnt couldnt mustnt hasnt havent hadnt neednt".split()
 )
-_NEGATIONS_PT = frozenset("nao nunca nem jamais sem nenhum nenhuma nenhuns nenhumas nada ninguem tampouco".split())
+_NEGATIONS_PT = frozenset(
+    "nao nunca nem jamais sem nenhum nenhuma nenhuns nenhumas nada ninguem tampouco".split()
+)
 _MODALS_EN = frozenset(
     "shall may must will should can could would might ought cannot cant wont shant shouldnt wouldnt couldnt "
     "mustnt required obliged obligated entitled permitted prohibited forbidden".split()
@@ -74,8 +76,16 @@ _NUMBER_WORDS = frozenset(
 _PT_HINTS = frozenset("de da do das dos que em na no para com uma pelo pela ao nao se os as e".split())
 _EN_HINTS = frozenset("the of and to in is that for by be this with any shall or as on such".split())
 # Glyphs a scanner reads one for another (the first of each group stands for the others).
-_LOOKALIKES = (("m", "rn"), ("d", "cl"), ("w", "vv"), ("n", "ri"), ("l", "i", "1", "|"), ("o", "0"), ("s", "5"),
-               ("e", "c"))
+_LOOKALIKES = (
+    ("m", "rn"),
+    ("d", "cl"),
+    ("w", "vv"),
+    ("n", "ri"),
+    ("l", "i", "1", "|"),
+    ("o", "0"),
+    ("s", "5"),
+    ("e", "c"),
+)
 _AS_FIRST = {alt: group[0] for group in _LOOKALIKES for alt in group[1:]}
 _LOOKALIKE = re.compile("|".join(re.escape(a) for a in sorted(_AS_FIRST, key=len, reverse=True)))
 _SENTENCE_END = frozenset(".!?:;\n\"“”'‘(")
@@ -159,7 +169,12 @@ def words(text: str) -> list[Word]:
         token = m[0]
         prev = found[-1] if found else None
         gap = text[prev.end : m.start()] if prev else ""
-        if prev is not None and _LINE_END_HYPHEN.match(gap) and prev.text[-1].isalpha() and token[0].islower():
+        if (
+            prev is not None
+            and _LINE_END_HYPHEN.match(gap)
+            and prev.text[-1].isalpha()
+            and token[0].islower()
+        ):
             joined = prev.text + token
             found[-1] = Word(joined, prev.norm + normalise(token), prev.start, m.end(), prev.capital)
             continue
@@ -199,8 +214,11 @@ def _kinds(quote: list[Word], text: list[Word], portuguese: bool) -> tuple[str, 
     if one_for_one and _ocr_form(quote[0].norm) == _ocr_form(text[0].norm):
         return ("spelling",)  # the same word as a scanner reads it ("3O" for "30", "shaII" for "shall")
     spelled = one_for_one and _alike(quote[0].norm, text[0].norm)
-    kinds = [kind for kind, keep in (("number", None), ("negation", negations), ("modal", _MODALS))
-             if bag(quote, keep) != bag(text, keep)]
+    kinds = [
+        kind
+        for kind, keep in (("number", None), ("negation", negations), ("modal", _MODALS))
+        if bag(quote, keep) != bag(text, keep)
+    ]
     if kinds:
         return tuple(kinds)
     if spelled:
@@ -213,8 +231,10 @@ def _kinds(quote: list[Word], text: list[Word], portuguese: bool) -> tuple[str, 
 def _alike(a: str, b: str) -> bool:
     if min(len(a), len(b)) < 3:
         return False
-    return bool(Indel.normalized_similarity(a, b) >= SPELLING_FLOOR
-                or Indel.normalized_similarity(_ocr_form(a), _ocr_form(b)) >= 0.9)
+    return bool(
+        Indel.normalized_similarity(a, b) >= SPELLING_FLOOR
+        or Indel.normalized_similarity(_ocr_form(a), _ocr_form(b)) >= 0.9
+    )
 
 
 def _difference(quote: list[Word], text: list[Word], portuguese: bool) -> Difference:
@@ -229,7 +249,9 @@ def _replace(quote: list[Word], text: list[Word], portuguese: bool) -> list[Diff
     if "".join(w.norm for w in quote) == "".join(w.norm for w in text):
         return []
     if len(quote) == len(text):
-        return [_difference([q], [t], portuguese) for q, t in zip(quote, text, strict=True) if q.norm != t.norm]
+        return [
+            _difference([q], [t], portuguese) for q, t in zip(quote, text, strict=True) if q.norm != t.norm
+        ]
     return [_difference(quote, text, portuguese)]
 
 
@@ -289,8 +311,10 @@ def _opcodes(steps: list[tuple[str, int, int, int, int]]) -> list[Op]:
         else:
             ops.append(("equal" if group == "=" else "replace", i, i + di, j, j + dj))
         last = group
-    return [(("delete" if j1 == j2 else "insert" if i1 == i2 else tag), i1, i2, j1, j2)
-            for tag, i1, i2, j1, j2 in ops]
+    return [
+        (("delete" if j1 == j2 else "insert" if i1 == i2 else tag), i1, i2, j1, j2)
+        for tag, i1, i2, j1, j2 in ops
+    ]
 
 
 def _trim_context(ops: list[Op]) -> list[Op]:

@@ -30,8 +30,14 @@ class Authority:
     cited_in: list[dict[str, Any]] = field(default_factory=list)  # document, document_id, citation, snippet
 
     def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "text": self.text, "kind": self.kind, "documents": self.documents,
-                "mentions": self.mentions, "cited_in": self.cited_in}
+        return {
+            "key": self.key,
+            "text": self.text,
+            "kind": self.kind,
+            "documents": self.documents,
+            "mentions": self.mentions,
+            "cited_in": self.cited_in,
+        }
 
 
 def list_authorities(
@@ -46,11 +52,15 @@ def list_authorities(
         for key, cite in ((entry.meta.get("legal") or {}).get("cites") or {}).items():
             if (kind and cite.get("kind") != kind) or cite.get("kind") not in KINDS:
                 continue
-            authority = found.setdefault(key, Authority(key, str(cite.get("text") or key), str(cite.get("kind"))))
+            authority = found.setdefault(
+                key, Authority(key, str(cite.get("text") or key), str(cite.get("kind")))
+            )
             at = [p for p in cite.get("at") or [] if isinstance(p, list) and len(p) == 3]
             authority.documents += 1
             authority.mentions += len(at)
-            places.setdefault(key, []).extend((entry.doc_id, int(s), int(a), int(b)) for s, a, b in at[:per_authority])
+            places.setdefault(key, []).extend(
+                (entry.doc_id, int(s), int(a), int(b)) for s, a, b in at[:per_authority]
+            )
     ranked = sorted(found.values(), key=lambda a: (-a.documents, -a.mentions, a.key))
     shown = ranked[:top_k]
     wanted = {(d, s): chunk_id_for(d, entries[d].gen, s) for a in shown for d, s, _, _ in places[a.key]}
@@ -73,8 +83,13 @@ def _place(row: dict[str, Any], entries: dict[str, Any], start: int, end: int) -
     start, end = max(0, min(start, len(text))), max(0, min(end, len(text)))
     prov = provenance(row, entries)
     cite = lines_cite(prov, row, start, end)
-    return {"document": prov.document, "document_id": prov.document_id, "chunk_id": str(row["chunk_id"]),
-            "citation": cite.citation(), "snippet": snippet_around(text, start, end)}
+    return {
+        "document": prov.document,
+        "document_id": prov.document_id,
+        "chunk_id": str(row["chunk_id"]),
+        "citation": cite.citation(),
+        "snippet": snippet_around(text, start, end),
+    }
 
 
 def recorded_mentions(
@@ -86,8 +101,11 @@ def recorded_mentions(
     from casetrack.legal.extract import extract_entities
 
     text = entity.strip()
-    keys = {e.key for e in extract_entities(text, "mixed")
-            if e.key and (e.kind in KINDS or e.kind in ("cnj", "process")) and e.end - e.start >= 0.6 * len(text)}
+    keys = {
+        e.key
+        for e in extract_entities(text, "mixed")
+        if e.key and (e.kind in KINDS or e.kind in ("cnj", "process")) and e.end - e.start >= 0.6 * len(text)
+    }
     if not keys:
         return []
     places: list[tuple[str, int, int]] = []

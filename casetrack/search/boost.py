@@ -57,8 +57,13 @@ PARTIAL = 0.5  # credit for partial evidence
 HEADING_WEIGHT = 0.25  # suggested weight of `heading_cue` when the pipeline adds it to the exact boost
 
 # Keyword regexes per (canonical keyword, language): "art" also finds "artigo", "sec" also "§".
-KEYWORDS = {(c, lang): "|".join(k for _, c2, k, _, lg in ROWS if c2 == c and lg in ("*", lang))
-            for _, c, _, _, lg in ROWS if c for lang in ("en", "pt") if lg in ("*", lang)}
+KEYWORDS = {
+    (c, lang): "|".join(k for _, c2, k, _, lg in ROWS if c2 == c and lg in ("*", lang))
+    for _, c, _, _, lg in ROWS
+    if c
+    for lang in ("en", "pt")
+    if lg in ("*", lang)
+}
 ORDINAL_KEYWORDS = frozenset(c for _, c, _, ids, _ in ROWS if "w" in ids)  # "cláusula quinta", "§ segundo"
 _GAP = r"[^a-z0-9]*"  # between the letters of an abbreviation: "U.S." ~ "U. S." ~ "US"
 _HEADED = ("sec", "clause", "art")  # references that a contract also writes as a bare heading: "8.1 Term."
@@ -277,13 +282,21 @@ def boost_scores(
     return scores
 
 
-FUNCTION_WORDS = frozenset(words(fold(
-    "what which when where does with from that this about under have there their whether shall would should "
-    "could into upon quais qual quando onde como sobre para entre pelo pela pelos pelas isso esta este essa "
-    "esse seja sido qualquer")))
+FUNCTION_WORDS = frozenset(
+    words(
+        fold(
+            "what which when where does with from that this about under have there their whether shall would should "
+            "could into upon quais qual quando onde como sobre para entre pelo pela pelos pelas isso esta este essa "
+            "esse seja sido qualquer"
+        )
+    )
+)
 _FIRST_LINE = re.compile(r"\s*([^\n]{0,300})")  # without copying a whole chunk to split it
-_NUMBERED = re.compile(r"\s*(?:\d+(?:\.\d+)*\.?\s|(?:section|article|cl[aá]usula|cap[ií]tulo|t[ií]tulo|"
-                       r"se[cç][aã]o|schedule|exhibit|anexo)\b)", re.IGNORECASE)
+_NUMBERED = re.compile(
+    r"\s*(?:\d+(?:\.\d+)*\.?\s|(?:section|article|cl[aá]usula|cap[ií]tulo|t[ií]tulo|"
+    r"se[cç][aã]o|schedule|exhibit|anexo)\b)",
+    re.IGNORECASE,
+)
 
 
 def _stems(folded: bytes) -> set[str]:

@@ -29,7 +29,9 @@ def only_filtered(
     return [c for c in candidates if c in allowed] + extra, parts
 
 
-def candidate_table(store: CaseStore, candidates: list[str], parts: list[pa.Table], columns: list[str]) -> pa.Table:
+def candidate_table(
+    store: CaseStore, candidates: list[str], parts: list[pa.Table], columns: list[str]
+) -> pa.Table:
     """One row per candidate (first occurrence wins) with the ranking columns, from the rows the
     recall stages already read plus a fetch of any candidate they did not."""
     parts = [p for p in parts if p.num_rows]  # an empty read carries only chunk_id

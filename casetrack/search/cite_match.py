@@ -112,8 +112,12 @@ def grade(score: float, diff: WordDiff) -> str:
     if not diff.differences and diff.matched == diff.quote_words:
         return EXACT
     allowed = max(MIN_CHANGES, round(CHANGE_SHARE * diff.quote_words))
-    if (score >= CLOSE_SCORE and diff.matched >= MIN_MATCHED * diff.quote_words and diff.changed_words <= allowed
-            and diff.longest_run <= MAX_RUN):
+    if (
+        score >= CLOSE_SCORE
+        and diff.matched >= MIN_MATCHED * diff.quote_words
+        and diff.changed_words <= allowed
+        and diff.longest_run <= MAX_RUN
+    ):
         return CLOSE
     return NONE
 
@@ -133,8 +137,13 @@ def _graded(quote: Quote, region: Region, lo: int, text: str, start: int, end: i
     a, b = _widen(text, start, end, CONTEXT_WORDS)
     diff = diff_words(quote.text, text[a:b], quote.portuguese)
     if region.furniture:  # words of a running header or footer the quote leaves out are no difference
-        kept = [d for d in diff.differences if d.quote or d.text_span is None
-                or not region.in_furniture(lo + a + d.text_span[0], lo + a + d.text_span[1])]
+        kept = [
+            d
+            for d in diff.differences
+            if d.quote
+            or d.text_span is None
+            or not region.in_furniture(lo + a + d.text_span[0], lo + a + d.text_span[1])
+        ]
         diff = replace(diff, differences=kept)
     first, last = lo + a + diff.text_start, lo + a + diff.text_end
     if last <= first:
@@ -162,7 +171,9 @@ def match_in(quote: Quote, region: Region, lo: int = 0, hi: int | None = None) -
     return best
 
 
-def _parts_from(quote: Quote, parts: list[str], region: Region, lo: int, hi: int) -> tuple[list[Match], int | None]:
+def _parts_from(
+    quote: Quote, parts: list[str], region: Region, lo: int, hi: int
+) -> tuple[list[Match], int | None]:
     """Each part matched after the one before (all, or none), and where the first part ended."""
     found: list[Match] = []
     for part in parts:
@@ -191,9 +202,13 @@ def _in_parts(quote: Quote, region: Region, lo: int, hi: int) -> Match | None:
         begin = first_end
     if not found:
         return None
-    diff = WordDiff([d for m in found if m.diff for d in m.diff.differences],
-                    sum(m.diff.quote_words for m in found if m.diff), sum(m.diff.matched for m in found if m.diff),
-                    0, 0)
+    diff = WordDiff(
+        [d for m in found if m.diff for d in m.diff.differences],
+        sum(m.diff.quote_words for m in found if m.diff),
+        sum(m.diff.matched for m in found if m.diff),
+        0,
+        0,
+    )
     grade_ = EXACT if all(m.grade == EXACT for m in found) else CLOSE
     return Match(region, found[0].start, found[-1].end, min(m.score for m in found), diff, grade_)
 
@@ -224,8 +239,9 @@ def _match_text(quote: Quote, region: Region, lo: int, hi: int, reading: bool) -
     return best
 
 
-def _rivals(quote: Quote, region: Region, lo: int, text: str, folded: Folded, found: Alignment,
-            best: Match) -> Match:
+def _rivals(
+    quote: Quote, region: Region, lo: int, text: str, folded: Folded, found: Alignment, best: Match
+) -> Match:
     """`best` or a better-graded alignment among the next RIVALS that score within RIVAL_MARGIN."""
     masked = folded.text
     start, end = found.start, found.end
@@ -245,7 +261,9 @@ def _rivals(quote: Quote, region: Region, lo: int, text: str, folded: Folded, fo
 def could_match(quote: Quote, region: Region) -> bool:
     """False when the region cannot hold an exact or close match of `quote` (no alignment reaches
     CLOSE_SCORE), so it need not be matched word by word."""
-    return _could_match(quote, region.reading) or (region.reading != region.text and _could_match(quote, region.text))
+    return _could_match(quote, region.reading) or (
+        region.reading != region.text and _could_match(quote, region.text)
+    )
 
 
 def _could_match(quote: Quote, text: str) -> bool:

@@ -16,13 +16,29 @@ from dataclasses import dataclass, replace
 from casetrack.errors import CaseTrackError
 
 _KINDS = {
-    "p": "page", "pp": "page", "pg": "page", "pgs": "page", "page": "page", "pages": "page",
-    "para": "paragraph", "paras": "paragraph", "paragraph": "paragraph", "paragraphs": "paragraph",
-    "par": "paragraph", "pars": "paragraph", "¶": "paragraph", "¶¶": "paragraph",
-    "l": "line", "ll": "line", "line": "line", "lines": "line",
+    "p": "page",
+    "pp": "page",
+    "pg": "page",
+    "pgs": "page",
+    "page": "page",
+    "pages": "page",
+    "para": "paragraph",
+    "paras": "paragraph",
+    "paragraph": "paragraph",
+    "paragraphs": "paragraph",
+    "par": "paragraph",
+    "pars": "paragraph",
+    "¶": "paragraph",
+    "¶¶": "paragraph",
+    "l": "line",
+    "ll": "line",
+    "line": "line",
+    "lines": "line",
 }
-_PART = r"(?P<kind>pp|pgs|pg|p|pages|page|paras|para|paragraphs|paragraph|pars|par|¶¶|¶|ll|l|lines|line)\.?" \
-        r"\s*(?P<a>\d+)(?:\s*(?:-|–|—|to)\s*(?P<b>\d+))?"
+_PART = (
+    r"(?P<kind>pp|pgs|pg|p|pages|page|paras|para|paragraphs|paragraph|pars|par|¶¶|¶|ll|l|lines|line)\.?"
+    r"\s*(?P<a>\d+)(?:\s*(?:-|–|—|to)\s*(?P<b>\d+))?"
+)
 _WHOLE_PART = re.compile(rf"^\s*{_PART}\s*$", re.IGNORECASE)
 _TRAILING_PART = re.compile(rf"^(?P<rest>.*?\S)\s+{_PART}\s*$", re.IGNORECASE)
 
@@ -107,8 +123,10 @@ def _range(name: str, start: int | None, end: int | None) -> tuple[int | None, i
     first = start if start is not None else end
     assert first is not None
     if first < 1 or (end is not None and end < 1):
-        raise CaseTrackError(f"{name} numbers start at 1, got {first if first < 1 else end}.",
-                             "Give the numbers as the citation prints them (p. 12, ll. 1-4).")
+        raise CaseTrackError(
+            f"{name} numbers start at 1, got {first if first < 1 else end}.",
+            "Give the numbers as the citation prints them (p. 12, ll. 1-4).",
+        )
     return _ordered(first, end)
 
 
@@ -135,6 +153,8 @@ def cite_spec(
         first, last = _range("Line", line_start, line_end)
         spec = replace(spec, line_start=first, line_end=last)
     if not spec.document:
-        raise CaseTrackError("The citation names no document.",
-                             "Give a citation such as 'Contract.pdf, p. 12, ll. 1-4', or the document name.")
+        raise CaseTrackError(
+            "The citation names no document.",
+            "Give a citation such as 'Contract.pdf, p. 12, ll. 1-4', or the document name.",
+        )
     return spec

@@ -29,15 +29,32 @@ from casetrack.store.journal import JournalEntry
 from casetrack.store.lance_tables import CHUNKS, sql_str
 
 # What verification reads of a chunk row (no embeddings).
-TEXT_COLUMNS = ["chunk_id", "doc_id", "gen", "seq", "text", "page", "page_index", "paragraph_start",
-                "paragraph_end", "line_start", "line_end", "char_start", "char_end", "line_numbers", "line_pages",
-                "transcript"]
+TEXT_COLUMNS = [
+    "chunk_id",
+    "doc_id",
+    "gen",
+    "seq",
+    "text",
+    "page",
+    "page_index",
+    "paragraph_start",
+    "paragraph_end",
+    "line_start",
+    "line_end",
+    "char_start",
+    "char_end",
+    "line_numbers",
+    "line_pages",
+    "transcript",
+]
 PAGE_BREAK = "\n\n"
 FURNITURE_LINES = 5  # lines at the top and bottom of a page where running headers and footers sit
 _LINE = re.compile(r"[^\n]+")
 _DIGITS = re.compile(r"\d+")
-_PAGE_NUMBER = re.compile(r"^\W*(?:page|p[aá]gina|p\.)?\s*(?:\d{1,4}|[ivxlcdm]{1,6})(?:\s*(?:of|de|/)\s*\d{1,4})?\W*$",
-                          re.IGNORECASE)
+_PAGE_NUMBER = re.compile(
+    r"^\W*(?:page|p[aá]gina|p\.)?\s*(?:\d{1,4}|[ivxlcdm]{1,6})(?:\s*(?:of|de|/)\s*\d{1,4})?\W*$",
+    re.IGNORECASE,
+)
 
 Row = Mapping[str, Any]
 
@@ -47,7 +64,9 @@ class Numbered:
     number: int
     start: int  # span in the page's text
     end: int
-    tpage: int | None = None  # transcripts: the line's printed transcript page (its number is the printed one)
+    tpage: int | None = (
+        None  # transcripts: the line's printed transcript page (its number is the printed one)
+    )
 
 
 def _int(row: Row, key: str) -> int:
@@ -137,7 +156,7 @@ def page_from_rows(rows: list[Row]) -> PageText:
             cursor = start
         end = start + len(text)
         if end > cursor:
-            parts.append(text[cursor - start:])
+            parts.append(text[cursor - start :])
             cursor = end
         _number(row, start, lines, paragraphs)
         prev = row
@@ -150,7 +169,9 @@ def page_from_rows(rows: list[Row]) -> PageText:
         text="".join(parts),
         lines=sorted((Numbered(n, s, e, tp) for (tp, n), (s, e) in lines.items()), key=lambda x: x.start),
         paragraphs=sorted((Numbered(n, s, e) for n, (s, e) in paragraphs.items()), key=lambda x: x.start),
-        transcript=next((str(r["transcript"]) for r in rows if r.get("transcript") and r.get("line_pages")), None),
+        transcript=next(
+            (str(r["transcript"]) for r in rows if r.get("transcript") and r.get("line_pages")), None
+        ),
     )
 
 
@@ -173,14 +194,19 @@ def _widen(spans: dict[Any, list[int]], number: Any, start: int, end: int) -> No
         span[0], span[1] = min(span[0], start), max(span[1], end)
 
 
-def _number(row: Row, offset: int, lines: dict[tuple[int | None, int], list[int]],
-            paragraphs: dict[int, list[int]]) -> None:
+def _number(
+    row: Row, offset: int, lines: dict[tuple[int | None, int], list[int]], paragraphs: dict[int, list[int]]
+) -> None:
     """Add a chunk's lines (by transcript page and number) and paragraphs (page offsets) to the
     page's maps."""
     text = str(row["text"])
     segments = _segments(text)
     stored = row.get("line_pages")
-    tpages = [int(n) for n in stored] if isinstance(stored, list | tuple) and len(stored) == len(segments) else None
+    tpages = (
+        [int(n) for n in stored]
+        if isinstance(stored, list | tuple) and len(stored) == len(segments)
+        else None
+    )
     for k, (number, (s, e, _after)) in enumerate(zip(_line_numbers(row, segments), segments, strict=False)):
         _widen(lines, (tpages[k] if tpages else None, number), offset + s, offset + e)
     para = _int(row, "paragraph_start")
@@ -204,14 +230,19 @@ def _furniture(pages: list[PageText], starts: list[int]) -> list[tuple[int, int]
     zone: list[tuple[int, int, int, str]] = []  # page, start, end, line
     for k, (page, offset) in enumerate(zip(pages, starts, strict=True)):
         spans = [(m.start(), m.end()) for m in _LINE.finditer(page.text)]
-        chosen = spans if len(spans) <= 2 * FURNITURE_LINES else spans[:FURNITURE_LINES] + spans[-FURNITURE_LINES:]
+        chosen = (
+            spans if len(spans) <= 2 * FURNITURE_LINES else spans[:FURNITURE_LINES] + spans[-FURNITURE_LINES:]
+        )
         zone += [(k, offset + a, offset + b, page.text[a:b]) for a, b in chosen]
     same = Counter(key for _k, key in {(k, _key(line, False)) for k, _a, _b, line in zone})
     alike = Counter(key for _k, key in {(k, _key(line, True)) for k, _a, _b, line in zone})
-    return [(a, b) for _k, a, b, line in zone
-            if _PAGE_NUMBER.match(line)
-            or (len(line.strip()) >= 6 and same[_key(line, False)] > 1)
-            or (len(line.strip()) >= 20 and alike[_key(line, True)] > 1)]
+    return [
+        (a, b)
+        for _k, a, b, line in zone
+        if _PAGE_NUMBER.match(line)
+        or (len(line.strip()) >= 6 and same[_key(line, False)] > 1)
+        or (len(line.strip()) >= 20 and alike[_key(line, True)] > 1)
+    ]
 
 
 def _key(line: str, digits_aside: bool) -> str:
@@ -288,8 +319,10 @@ class Region:
     def page_spans(self, start: int, end: int) -> set[tuple[str, int, int, int]]:
         """(doc_id, page_index, start, end) in each page's own offsets, for the pages [start, end)
         touches: what two regions compare to tell whether they hold the same place."""
-        return {(self.entry.doc_id, page.page_index, page.base + a, page.base + b)
-                for page, a, b in self._pieces(start, end)}
+        return {
+            (self.entry.doc_id, page.page_index, page.base + a, page.base + b)
+            for page, a, b in self._pieces(start, end)
+        }
 
     def locate(self, spans: set[tuple[str, int, int, int]]) -> tuple[int, int] | None:
         """The region span of page spans (as `page_spans` gives them) that lie in this region."""
@@ -311,18 +344,30 @@ class Region:
         if last is first:
             paras, lines = first.numbered_in(first.paragraphs, a, b), first.numbered_in(first.lines, a, b)
         elif last.page_index == first.page_index:  # two parts of one unpaged text
-            p1, p2 = first.numbered_in(first.paragraphs, a, first_end), last.numbered_in(last.paragraphs, 0, b)
+            p1, p2 = (
+                first.numbered_in(first.paragraphs, a, first_end),
+                last.numbered_in(last.paragraphs, 0, b),
+            )
             l1, l2 = first.numbered_in(first.lines, a, first_end), last.numbered_in(last.lines, 0, b)
             paras = (p1[0], p2[1]) if p1 and p2 else None
             lines = (l1[0], l2[1]) if l1 and l2 else None
-        return replace(Provenance(
-            document=self.entry.name, document_id=self.entry.doc_id, page=first.page,
-            paragraph_start=paras[0] if paras else 0, paragraph_end=paras[1] if paras else 0,
-            line_start=lines[0] if lines else 0, line_end=lines[1] if lines else 0,
-            char_start=first.base + a, char_end=last.base + b, extraction_method=ExtractionMethod.NATIVE,
-            lines_citable=self.lines_citable,
-            page_end=last.page if last.page != first.page else None,
-        ), **_transcript_lines(pieces))
+        return replace(
+            Provenance(
+                document=self.entry.name,
+                document_id=self.entry.doc_id,
+                page=first.page,
+                paragraph_start=paras[0] if paras else 0,
+                paragraph_end=paras[1] if paras else 0,
+                line_start=lines[0] if lines else 0,
+                line_end=lines[1] if lines else 0,
+                char_start=first.base + a,
+                char_end=last.base + b,
+                extraction_method=ExtractionMethod.NATIVE,
+                lines_citable=self.lines_citable,
+                page_end=last.page if last.page != first.page else None,
+            ),
+            **_transcript_lines(pieces),
+        )
 
     def citation(self, start: int, end: int) -> str:
         """CaseTrack's citation of text[start:end] (`Contract.pdf, p. 12, para. 8, ll. 1-4`)."""
@@ -396,5 +441,10 @@ def _transcript_lines(pieces: list[tuple[PageText, int, int]]) -> dict[str, Any]
     first = pieces[0][0]
     if not first.transcript or lo is None or hi is None or lo[0].tpage is None or hi[1].tpage is None:
         return {}
-    return {"transcript": first.transcript, "transcript_page": lo[0].tpage, "line_start": lo[0].number,
-            "transcript_page_end": hi[1].tpage if hi[1].tpage != lo[0].tpage else None, "line_end": hi[1].number}
+    return {
+        "transcript": first.transcript,
+        "transcript_page": lo[0].tpage,
+        "line_start": lo[0].number,
+        "transcript_page_end": hi[1].tpage if hi[1].tpage != lo[0].tpage else None,
+        "line_end": hi[1].number,
+    }

@@ -37,8 +37,19 @@ from casetrack.store.journal import JournalEntry
 from casetrack.store.lance_tables import RESULT_COLUMNS
 
 __all__ = [
-    "ENTITY_TYPES", "FUZZY_THRESHOLD", "DocumentMentions", "EntityResult", "Match", "Mention", "Token",
-    "find_entity", "fold", "looks_like_citation", "match_tokens", "snippet_around", "tokens",
+    "ENTITY_TYPES",
+    "FUZZY_THRESHOLD",
+    "DocumentMentions",
+    "EntityResult",
+    "Match",
+    "Mention",
+    "Token",
+    "find_entity",
+    "fold",
+    "looks_like_citation",
+    "match_tokens",
+    "snippet_around",
+    "tokens",
 ]
 
 ENTITY_TYPES = ("person", "court", "statute", "case_citation", "organization", "any")
@@ -140,10 +151,16 @@ class EntityResult:
 # -- recall ---------------------------------------------------------------------------------------
 
 
-def _run(store: CaseStore, query: tantivy.Query, limit: int, doc_ids: set[str] | None = None) -> list[tuple[str, str]]:
+def _run(
+    store: CaseStore, query: tantivy.Query, limit: int, doc_ids: set[str] | None = None
+) -> list[tuple[str, str]]:
     if doc_ids is not None:  # inside the query, so the limit counts only chunks that pass the filter
         within = tantivy.Query.boolean_query(
-            [(tantivy.Occur.Should, tantivy.Query.term_query(store.bm25.schema, "doc_id", d)) for d in doc_ids])
+            [
+                (tantivy.Occur.Should, tantivy.Query.term_query(store.bm25.schema, "doc_id", d))
+                for d in doc_ids
+            ]
+        )
         query = tantivy.Query.boolean_query([(tantivy.Occur.Must, query), (tantivy.Occur.Must, within)])
     searcher = store.bm25.index.searcher()
     result = searcher.search(query, limit=limit)
@@ -154,7 +171,9 @@ def _run(store: CaseStore, query: tantivy.Query, limit: int, doc_ids: set[str] |
     return out
 
 
-def _loose_clauses(store: CaseStore, entity: str, variants: list[str]) -> list[tuple[tantivy.Occur, tantivy.Query]]:
+def _loose_clauses(
+    store: CaseStore, entity: str, variants: list[str]
+) -> list[tuple[tantivy.Occur, tantivy.Query]]:
     """The OR query's clauses: the entity's terms, its variants' and misreadings', fuzzy terms."""
     analyzer, schema = store.bm25.analyzer, store.bm25.schema
     terms: list[str] = []
@@ -250,7 +269,9 @@ def find_entity(
             if row is not None:
                 mentions += _mentions_in(row, wanted, citation, documents)
     mentions += _recorded(store, entity, documents, doc_ids, mentions)
-    mentions.sort(key=lambda m: (m.kind != "exact", -m.similarity, m.document.casefold(), m.seq, m.match_start))
+    mentions.sort(
+        key=lambda m: (m.kind != "exact", -m.similarity, m.document.casefold(), m.seq, m.match_start)
+    )
     result.documents = _by_document(mentions, top_k)
     result.exact_count = sum(d.exact_count for d in result.documents)
     result.fuzzy_count = sum(d.fuzzy_count for d in result.documents)
@@ -260,7 +281,11 @@ def find_entity(
 
 
 def _recorded(
-    store: CaseStore, entity: str, documents: dict[str, JournalEntry], doc_ids: set[str] | None, found: list[Mention]
+    store: CaseStore,
+    entity: str,
+    documents: dict[str, JournalEntry],
+    doc_ids: set[str] | None,
+    found: list[Mention],
 ) -> list[Mention]:
     """Mentions ingest recorded for the authority or process number `entity` names, written
     another way than the words matched ("artigo 14 da Lei 8.078/90" for "art. 14 do CDC")."""
@@ -290,8 +315,12 @@ def _by_document(mentions: list[Mention], top_k: int) -> list[DocumentMentions]:
             group.mentions.append(m)
     return sorted(
         groups.values(),
-        key=lambda d: (-d.exact_count, -max((m.similarity for m in d.mentions), default=0.0),
-                       -d.fuzzy_count, d.document.casefold()),
+        key=lambda d: (
+            -d.exact_count,
+            -max((m.similarity for m in d.mentions), default=0.0),
+            -d.fuzzy_count,
+            d.document.casefold(),
+        ),
     )
 
 

@@ -41,8 +41,15 @@ _WORD = re.compile(r"[^\W_]+")
 _CITATION_HINT = re.compile(r"\d|§|(?<!\w)(?:v|vs|versus)\.?\s", re.IGNORECASE)
 _ORDINAL = re.compile(r"(\d+)[oa]")
 _CITE_DROP = frozenset("sec secs section sections n no nos nr num numero number".split())
-_CITE_SAME = {"vs": "v", "versus": "v", "artigo": "art", "artigos": "art", "arts": "art", "article": "art",
-              "articles": "art"}
+_CITE_SAME = {
+    "vs": "v",
+    "versus": "v",
+    "artigo": "art",
+    "artigos": "art",
+    "arts": "art",
+    "article": "art",
+    "articles": "art",
+}
 # Glyphs OCR reads one for another, the first of each group standing for all of them.
 _LOOKALIKES = (("m", "rn"), ("d", "cl"), ("w", "vv"), ("l", "i", "1"), ("o", "0"), ("s", "5"))
 _AS_FIRST = {alt: group[0] for group in _LOOKALIKES for alt in group[1:]}
@@ -166,8 +173,12 @@ def _fuzzy(words: list[str], entity: list[str]) -> list[Match]:
         for target, forms in zip(targets, (words, looks), strict=True):
             # The word list zipped with itself shifted: no slice per window, the shortest copy ends them.
             windows = list(map(" ".join, zip(*(forms[k:] for k in range(size)), strict=False)))
-            hits.update(i for _, _, i in process.extract(target, windows, scorer=fuzz.ratio,
-                                                         score_cutoff=cutoff, limit=None))
+            hits.update(
+                i
+                for _, _, i in process.extract(
+                    target, windows, scorer=fuzz.ratio, score_cutoff=cutoff, limit=None
+                )
+            )
         for i in sorted(hits):
             window = words[i : i + size]
             if _numbers(window) != numbers or not _word_by_word(window, entity):

@@ -42,14 +42,24 @@ class LegalFilters:
     languages: tuple[str, ...] = ()
 
     def active(self) -> bool:
-        return bool(self.doc_types or self.tribunals or self.processes or self.date_from or self.date_to
-                    or self.tags or self.fields or self.languages)
+        return bool(
+            self.doc_types
+            or self.tribunals
+            or self.processes
+            or self.date_from
+            or self.date_to
+            or self.tags
+            or self.fields
+            or self.languages
+        )
 
 
 def iso_date(value: str, flag: str) -> str:
     text = value.strip()
     if not _DATE.match(text):
-        raise CaseTrackError(f"{flag} {value!r} is not a date.", f"Write it as YYYY-MM-DD, e.g. {flag} 2023-01-31.")
+        raise CaseTrackError(
+            f"{flag} {value!r} is not a date.", f"Write it as YYYY-MM-DD, e.g. {flag} 2023-01-31."
+        )
     return text
 
 
@@ -64,9 +74,14 @@ def parse_fields(pairs: Iterable[str]) -> tuple[tuple[str, str], ...]:
 
 
 def legal_filters(
-    doc_types: Iterable[str] = (), tribunals: Iterable[str] = (), processes: Iterable[str] = (),
-    date_from: str | None = None, date_to: str | None = None, tags: Iterable[str] = (),
-    fields: Iterable[str] = (), languages: Iterable[str] = (),
+    doc_types: Iterable[str] = (),
+    tribunals: Iterable[str] = (),
+    processes: Iterable[str] = (),
+    date_from: str | None = None,
+    date_to: str | None = None,
+    tags: Iterable[str] = (),
+    fields: Iterable[str] = (),
+    languages: Iterable[str] = (),
 ) -> LegalFilters:
     """Filters from values as typed (CLI options, MCP parameters), checked and canonical."""
     return LegalFilters(

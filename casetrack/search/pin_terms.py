@@ -35,7 +35,9 @@ FILLER = frozenset(
     """.split()
 )
 # The word after these names the document itself ("this contract", "neste contrato").
-DEICTIC = frozenset("this these esta este estes estas neste nesta deste desta nesse nessa desse dessa".split())
+DEICTIC = frozenset(
+    "this these esta este estes estas neste nesta deste desta nesse nessa desse dessa".split()
+)
 
 _QUERY_TOKEN = re.compile(r"[^\W_][\w'’-]*|[\"“”«»()\[\]]|[.?!:;,](?=\s|$)")
 

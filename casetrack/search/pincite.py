@@ -151,7 +151,9 @@ def pin_span(
     return _join_runner_up(starts, spans, combined, best, span) if windows else span
 
 
-def _with_meaning(spans: Sequence[Span], scores: Sequence[float], windows: Sequence[tuple[Span, float]] | None) -> list[float]:
+def _with_meaning(
+    spans: Sequence[Span], scores: Sequence[float], windows: Sequence[tuple[Span, float]] | None
+) -> list[float]:
     """Each sentence's term score scaled to the best, plus SEMANTIC_WEIGHT times the cosine of
     the best passage window holding it, min-max scaled inside the chunk (`scores` as they are
     without windows)."""
@@ -164,7 +166,9 @@ def _with_meaning(spans: Sequence[Span], scores: Sequence[float], windows: Seque
     return [sc / top + SEMANTIC_WEIGHT * (n - min(near)) / span_ for sc, n in zip(scores, near, strict=True)]
 
 
-def _join_runner_up(starts: Sequence[int], spans: Sequence[Span], combined: Sequence[float], best: int, span: Span) -> Span:
+def _join_runner_up(
+    starts: Sequence[int], spans: Sequence[Span], combined: Sequence[float], best: int, span: Span
+) -> Span:
     """`span` stretched over the runner-up sentence when it scores JOIN_SHARE of the best and
     the whole stays within JOIN_LINES lines."""
     order = sorted(range(len(spans)), key=lambda i: (-combined[i], i))
@@ -191,7 +195,9 @@ def _lines(starts: Sequence[int], span: Span) -> int:
     return _line_of(starts, max(span[1] - 1, span[0])) - _line_of(starts, span[0]) + 1
 
 
-def _trim(text: str, starts: Sequence[int], span: Span, terms: Scorer, max_lines: int, focus: Span | None) -> Span:
+def _trim(
+    text: str, starts: Sequence[int], span: Span, terms: Scorer, max_lines: int, focus: Span | None
+) -> Span:
     """`span` itself, or its best window of `max_lines` lines when it is longer."""
     first, last = _line_of(starts, span[0]), _line_of(starts, max(span[1] - 1, span[0]))
     if last - first + 1 <= max_lines:
@@ -207,7 +213,12 @@ def _trim(text: str, starts: Sequence[int], span: Span, terms: Scorer, max_lines
 
 
 def _widen(
-    text: str, starts: Sequence[int], spans: Sequence[Span], scores: Sequence[float], best: int, limits: tuple[int, int]
+    text: str,
+    starts: Sequence[int],
+    spans: Sequence[Span],
+    scores: Sequence[float],
+    best: int,
+    limits: tuple[int, int],
 ) -> Span:
     """The best sentence plus the neighbours it needs: the next (else the previous) while it is
     under SHORT_WORDS words, then up to MAX_NEIGHBOURS scoring at least NEIGHBOUR_SHARE of it
@@ -317,8 +328,15 @@ def lines_cite(chunk: Provenance, row: Mapping[str, Any], start: int, end: int) 
     text = str(row["text"])
     line_start, line_end = text.rfind("\n", 0, start) + 1, text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
-    return pin_provenance(chunk, text, line_start, line_end, stored_line_numbers(row), stored_line_confidences(row),
-                          stored_line_pages(row))
+    return pin_provenance(
+        chunk,
+        text,
+        line_start,
+        line_end,
+        stored_line_numbers(row),
+        stored_line_confidences(row),
+        stored_line_pages(row),
+    )
 
 
 def stored_line_numbers(row: Mapping[str, Any]) -> list[int] | None:
@@ -349,10 +367,24 @@ def pinned_hit(
     text = str(row["text"])
     chunk = provenance(dict(row), documents)
     start, end = pin_span(
-        text, query, analyzer, focus=focus, exact=exact, max_lines=MAX_LINES, widen_lines=WIDEN_LINES, windows=windows
+        text,
+        query,
+        analyzer,
+        focus=focus,
+        exact=exact,
+        max_lines=MAX_LINES,
+        widen_lines=WIDEN_LINES,
+        windows=windows,
     )
-    pin = pin_provenance(chunk, text, start, end, stored_line_numbers(row), stored_line_confidences(row),
-                          stored_line_pages(row))
+    pin = pin_provenance(
+        chunk,
+        text,
+        start,
+        end,
+        stored_line_numbers(row),
+        stored_line_confidences(row),
+        stored_line_pages(row),
+    )
     return SearchHit(
         chunk_id=chunk_id,
         text=text,
@@ -370,7 +402,9 @@ def pin_chunk_view(store: CaseStore, view: ChunkView, query: str) -> ChunkView:
     if row is None:
         return view
     entry = store.journal.get(view["document_id"])
-    hit = pinned_hit(view["chunk_id"], row, {entry.doc_id: entry} if entry else {}, 0.0, query, store.bm25.analyzer)
+    hit = pinned_hit(
+        view["chunk_id"], row, {entry.doc_id: entry} if entry else {}, 0.0, query, store.bm25.analyzer
+    )
     chunk = hit.chunk_provenance or hit.provenance
     pinned: ChunkView = {
         **view,

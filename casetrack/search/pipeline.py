@@ -74,10 +74,14 @@ class _Run:
     doc_filter: set[str] | None
     visible: dict[str, int] = field(default_factory=dict)
     rankings: dict[str, list[str]] = field(default_factory=dict)
-    best_window: dict[str, int] = field(default_factory=dict)  # chunk -> its passage window that matched E1 best
+    best_window: dict[str, int] = field(
+        default_factory=dict
+    )  # chunk -> its passage window that matched E1 best
     window_sims: dict[str, Any] = field(default_factory=dict)  # chunk -> each passage window's E1 cosine
     query_vectors: dict[str, Any] = field(default_factory=dict)  # list name -> the query's vector
-    exact_spans: dict[str, tuple[int, int]] = field(default_factory=dict)  # chunk -> span the query reproduces
+    exact_spans: dict[str, tuple[int, int]] = field(
+        default_factory=dict
+    )  # chunk -> span the query reproduces
     verbatim_scores: dict[str, float] = field(default_factory=dict)  # chunk -> alignment similarity (0-100)
     cosines: dict[str, float] = field(default_factory=dict)  # chunk -> E1 cosine (best passage window)
     focus_documents: frozenset[str] = frozenset()  # the documents the query names (search/naming.py)
@@ -114,9 +118,15 @@ def search(
     """
     cfg, query, top_k = request.config, request.query, request.top_k
     if not query.strip():
-        raise CaseTrackError("The search query is empty.", fix=Fix(
-            "Example", f'casetrack search --case "{store.record.name}" "termination notice"', "search_case",
-            {"query": "termination notice"}))
+        raise CaseTrackError(
+            "The search query is empty.",
+            fix=Fix(
+                "Example",
+                f'casetrack search --case "{store.record.name}" "termination notice"',
+                "search_case",
+                {"query": "termination notice"},
+            ),
+        )
     if not 1 <= top_k <= cfg.max_top_k:
         raise CaseTrackError(f"top_k must be between 1 and {cfg.max_top_k}.", "Use --top-k 10.")
     response = SearchResponse(query=query, case=store.record.name, stages_skipped=dict(models.skipped))
@@ -134,7 +144,11 @@ def search(
     if doc_filter is not None and not doc_filter:
         response.warnings.append("No document in this case matches the filters.")
         return response
-    lists = [name for name in cfg.lists_for(store.record.language) if name == BM25 or models.for_list(name) is not None]
+    lists = [
+        name
+        for name in cfg.lists_for(store.record.language)
+        if name == BM25 or models.for_list(name) is not None
+    ]
     run = _Run(store, models, query, cfg, runtime, response, clock, lists, doc_filter, store.visible())
     run.chunk_filter, run.entries = chunk_filter, entries
     table, rows = _recall(run)
@@ -168,7 +182,9 @@ def _recall(run: _Run) -> tuple[pa.Table, list[dict[str, Any]]]:
     bm25_rows: Future[pa.Table] | None = None
     if BM25 in lists:
         hits = store.bm25.search(run.query, cfg.bm25_candidates, run.doc_filter)
-        run.rankings[BM25] = [h.chunk_id for h in hits if run.visible.get(h.doc_id) == gen_of_chunk(h.chunk_id)]
+        run.rankings[BM25] = [
+            h.chunk_id for h in hits if run.visible.get(h.doc_id) == gen_of_chunk(h.chunk_id)
+        ]
         candidates += run.rankings[BM25]
         response.stages_used.append(BM25)
         if cfg.focus:
@@ -186,8 +202,12 @@ def _recall(run: _Run) -> tuple[pa.Table, list[dict[str, Any]]]:
         exact = run.doc_filter is not None and narrow_filter(run.entries, run.doc_filter)
         near = store.lance.dense_search(query_vectors["dense"], cfg.dense_candidates, where, columns, exact)
         if near.num_rows:
-            keep = [run.visible.get(d) == g for d, g in zip(near.column("doc_id").to_pylist(),
-                                                            near.column("gen").to_pylist(), strict=True)]
+            keep = [
+                run.visible.get(d) == g
+                for d, g in zip(
+                    near.column("doc_id").to_pylist(), near.column("gen").to_pylist(), strict=True
+                )
+            ]
             near = near.filter(pa.array(keep))
             candidates += near.column("chunk_id").to_pylist()
             parts.append(near)
@@ -279,10 +299,19 @@ def _page(run: _Run, ordered: list[tuple[str, float]], request: SearchRequest) -
 
     def hit(chunk_id: str, score: float) -> SearchHit:
         row = fetched[chunk_id]
-        focus, windows = pin_windows(row["text"], run.best_window.get(chunk_id), run.window_sims.get(chunk_id))
+        focus, windows = pin_windows(
+            row["text"], run.best_window.get(chunk_id), run.window_sims.get(chunk_id)
+        )
         return pinned_hit(
-            chunk_id, row, documents_by_id, score, run.query, store.bm25.analyzer,
-            focus=focus, exact=run.exact_spans.get(chunk_id), windows=windows,
+            chunk_id,
+            row,
+            documents_by_id,
+            score,
+            run.query,
+            store.bm25.analyzer,
+            focus=focus,
+            exact=run.exact_spans.get(chunk_id),
+            windows=windows,
         )
 
     response.hits = _rate(run, [hit(c, s) for c, s in ordered[offset : offset + top_k] if c in fetched])
@@ -294,17 +323,28 @@ def _page(run: _Run, ordered: list[tuple[str, float]], request: SearchRequest) -
         everything = [hit(c, s) for c, s in ordered if c in fetched]
         response.documents = by_document(everything, top_k)
         # Only each document's best passage is shown: rate those, not every candidate.
-        for document, best in zip(response.documents, _rate(run, [d.best for d in response.documents]), strict=True):
+        for document, best in zip(
+            response.documents, _rate(run, [d.best for d in response.documents]), strict=True
+        ):
             document.best = best
     run.clock.lap("fetch")
 
 
 def _rate(run: _Run, hits: list[SearchHit]) -> list[SearchHit]:
-    return relevance.rate(hits, run.query, run.store.bm25.analyzer, run.doc_freqs(), run.cosines,
-                          run.verbatim_scores, run.store.record.language)
+    return relevance.rate(
+        hits,
+        run.query,
+        run.store.bm25.analyzer,
+        run.doc_freqs(),
+        run.cosines,
+        run.verbatim_scores,
+        run.store.record.language,
+    )
 
 
-def _boost(fused: dict[str, float], rows: list[dict[str, Any]], query: str, language: str, cfg: SearchConfig) -> None:
+def _boost(
+    fused: dict[str, float], rows: list[dict[str, Any]], query: str, language: str, cfg: SearchConfig
+) -> None:
     from casetrack.search.boost import boost_scores
     from casetrack.search.signals import extract_signals
 
@@ -312,8 +352,13 @@ def _boost(fused: dict[str, float], rows: list[dict[str, Any]], query: str, lang
     texts = [(r["chunk_id"], r["text"]) for r in rows if r["chunk_id"] in fused]
     # A full boost is worth being ranked first in one more list.
     by_document = doc_of_chunk if cfg.boost_names_by_document else None
-    scores = boost_scores(signals, texts, heading_weight=cfg.boost_heading_weight,
-                          discount_common=cfg.boost_discount_common, document_of=by_document)
+    scores = boost_scores(
+        signals,
+        texts,
+        heading_weight=cfg.boost_heading_weight,
+        discount_common=cfg.boost_discount_common,
+        document_of=by_document,
+    )
     for chunk_id, value in scores.items():
         fused[chunk_id] += cfg.boost_weight * value / (cfg.rrf_k + 1)
     if cfg.topic_weight:
@@ -332,7 +377,9 @@ def _focus(run: _Run, hits: list[Any]) -> list[str]:
     docs = [d for d in dict.fromkeys(h.doc_id for h in hits) if d in run.visible][:COVERS_CHECKED]
     if not docs:
         return []
-    rows = store.lance.fetch_chunks([chunk_id_for(d, run.visible[d], 0) for d in docs], ["chunk_id", "doc_id", "text"])
+    rows = store.lance.fetch_chunks(
+        [chunk_id_for(d, run.visible[d], 0) for d in docs], ["chunk_id", "doc_id", "text"]
+    )
     covers = {str(r["doc_id"]): str(r["text"]) for r in rows.values()}
     for doc_id in covers:
         entry = store.journal.get(doc_id)
@@ -344,7 +391,9 @@ def _focus(run: _Run, hits: list[Any]) -> list[str]:
         return []
     within = set(naming.documents) & run.doc_filter if run.doc_filter is not None else set(naming.documents)
     found = store.bm25.search(naming.residual, run.cfg.bm25_candidates // 2, within)
-    run.rankings["focus"] = [h.chunk_id for h in found if run.visible.get(h.doc_id) == gen_of_chunk(h.chunk_id)]
+    run.rankings["focus"] = [
+        h.chunk_id for h in found if run.visible.get(h.doc_id) == gen_of_chunk(h.chunk_id)
+    ]
     run.focus_documents = frozenset(within)
     run.response.stages_used.append("focus")
     run.clock.lap("focus")
@@ -369,7 +418,9 @@ def _verbatim(run: _Run, fused: dict[str, float], rows: list[dict[str, Any]]) ->
     runs over two chunks."""
     from casetrack.search.verbatim import join_straddles, lift, verbatim_matches
 
-    matches, straddles = verbatim_matches(run.query, ((r["chunk_id"], r["text"]) for r in rows if r["chunk_id"] in fused))
+    matches, straddles = verbatim_matches(
+        run.query, ((r["chunk_id"], r["text"]) for r in rows if r["chunk_id"] in fused)
+    )
     if straddles and len(straddles) <= MAX_STRADDLES:
         for chunk_id, match in join_straddles(run.store, run.query, straddles).items():
             if chunk_id not in matches or match.coverage > matches[chunk_id].coverage:
@@ -383,7 +434,9 @@ def _verbatim(run: _Run, fused: dict[str, float], rows: list[dict[str, Any]]) ->
     run.clock.lap("verbatim")
 
 
-def _rerank(fused: dict[str, float], store: CaseStore, models: stages.QueryModels, query: str, cfg: SearchConfig) -> None:
+def _rerank(
+    fused: dict[str, float], store: CaseStore, models: stages.QueryModels, query: str, cfg: SearchConfig
+) -> None:
     top = [cid for cid, _ in sorted(fused.items(), key=lambda kv: kv[1], reverse=True)[: cfg.rerank_top]]
     rows = store.lance.fetch_chunks(top, ["chunk_id", lt.LATE_VECTORS, lt.LATE_COUNT])
     query_tokens = models.late.encode_query(query)

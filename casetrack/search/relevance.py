@@ -66,7 +66,9 @@ def semantic(cosine: float | None, language: str = "en") -> float:
     return min(1.0, max(0.0, (cosine - floor) / (full - floor)))
 
 
-def relevance(lexical_share: float, cosine: float | None, verbatim: float | None = None, language: str = "en") -> float:
+def relevance(
+    lexical_share: float, cosine: float | None, verbatim: float | None = None, language: str = "en"
+) -> float:
     """0-1 relevance from the evidence above (`verbatim`: alignment 0-100 when the chunk
     reproduces the query)."""
     if verbatim is not None:

@@ -29,8 +29,14 @@ class SearchFilters:
     legal: LegalFilters = field(default_factory=LegalFilters)  # document type, tribunal, dates ... (issue 15)
 
     def active(self) -> bool:
-        return bool(self.documents or self.file_types or self.ingested_after or self.ingested_before or self.bates
-                    or self.legal.active())
+        return bool(
+            self.documents
+            or self.file_types
+            or self.ingested_after
+            or self.ingested_before
+            or self.bates
+            or self.legal.active()
+        )
 
 
 def filter_documents(
@@ -69,18 +75,32 @@ def filter_bates(store: CaseStore, filters: SearchFilters) -> set[str] | None:
     try:
         wanted = parse_bates_range(filters.bates)
     except ValueError as e:
-        raise CaseTrackError(str(e), fix=Fix("Example", 'casetrack search --case CASE "query" --bates ABC0001200-ABC0001300',
-                                               "search_case", {"bates": "ABC0001200-ABC0001300"})) from e
+        raise CaseTrackError(
+            str(e),
+            fix=Fix(
+                "Example",
+                'casetrack search --case CASE "query" --bates ABC0001200-ABC0001300',
+                "search_case",
+                {"bates": "ABC0001200-ABC0001300"},
+            ),
+        ) from e
     table = store.lance.table(CHUNKS)
     if table is None or "bates" not in table.schema.names:
         return set()
     n = int(table.count_rows("bates IS NOT NULL"))
     if n == 0:
         return set()
-    rows = table.search().where("bates IS NOT NULL").select(["chunk_id", "doc_id", "gen", "bates"]).limit(n).to_arrow()
+    rows = (
+        table.search()
+        .where("bates IS NOT NULL")
+        .select(["chunk_id", "doc_id", "gen", "bates"])
+        .limit(n)
+        .to_arrow()
+    )
     visible = store.visible()
     return {
-        str(r["chunk_id"]) for r in rows.to_pylist()
+        str(r["chunk_id"])
+        for r in rows.to_pylist()
         if visible.get(str(r["doc_id"])) == int(r["gen"]) and in_range(str(r["bates"]), wanted)
     }
 

@@ -33,7 +33,9 @@ class SearchRuntime:
     def __init__(self, io_workers: int = 2, cache_size: int = QUERY_CACHE_SIZE) -> None:
         # Reads that run beside query encoding (one search uses at most one at a time; two for
         # concurrent searches in the daemon). Threads start on first submit.
-        self.io: Executor = ThreadPoolExecutor(max_workers=io_workers, thread_name_prefix="casetrack-search-io")
+        self.io: Executor = ThreadPoolExecutor(
+            max_workers=io_workers, thread_name_prefix="casetrack-search-io"
+        )
         self._cache: OrderedDict[tuple[str, str, str], Any] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()

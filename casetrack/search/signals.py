@@ -63,7 +63,7 @@ NO = r"(?:(?:n\W?o|n|num(?:ero)?|number|nr)s?\W{0,3})?"  # "nº", "n.º", "No.",
 ORDINALS = "primeir segund terceir quart quint sext setim oitav non decim".split()
 _IDS = {  # identifier classes: number (8.1, 12(b), 1.015, 5º, 10b-5), roman, letter, "único", ordinal word
     "n": r"(?:\d{1,3}(?:\.\d{3})+(?!\d)|\d+)(?:[a-z](?![a-z]))?(?:\.\d+[a-z]?)*(?:-\d+)?"
-         r"(?:\s?\([a-z0-9]{1,4}\))*",
+    r"(?:\s?\([a-z0-9]{1,4}\))*",
     "r": r"(?=[ivxl])(?:xl|l?x{0,3})(?:ix|iv|v?i{0,3})(?![a-z0-9])",
     "l": r"[\"']?[a-z](?![a-z0-9])",
     "u": r"unico(?![a-z])",
@@ -91,36 +91,67 @@ ROWS = [
     (Kind.CASE, "acordao", r"acordao", "n", "*"),
     (Kind.CASE, "", r"resp|aresp|re|are|hc|rhc|ms|rms|adi|adc|ado|adpf|rcl", "n", "*"),
 ]
-_ROW_RX = [folded_rx(rf"{B}(?P<kw>{kw})\W{{0,3}}{NO}(?P<id>{'|'.join(_IDS[c] for c in ids)})"
-                     r"(?:\s?/\s?(?P<year>\d{2,4})(?!\d))?") for _, _, kw, ids, _ in ROWS]
+_ROW_RX = [
+    folded_rx(
+        rf"{B}(?P<kw>{kw})\W{{0,3}}{NO}(?P<id>{'|'.join(_IDS[c] for c in ids)})"
+        r"(?:\s?/\s?(?P<year>\d{2,4})(?!\d))?"
+    )
+    for _, _, kw, ids, _ in ROWS
+]
 CODES = {  # Brazilian codes, by abbreviation or name (Portuguese cases only: "cf." is English too)
-    "cf": r"cf|crfb|constituicao(?:\s+da\s+republica|\s+federal)*", "cc": r"cc|codigo\s+civil",
-    "cpc": r"cpc|codigo\s+de\s+processo\s+civil", "cpp": r"cpp|codigo\s+de\s+processo\s+penal",
-    "cp": r"cp|codigo\s+penal", "ctn": r"ctn|codigo\s+tributario\s+nacional",
+    "cf": r"cf|crfb|constituicao(?:\s+da\s+republica|\s+federal)*",
+    "cc": r"cc|codigo\s+civil",
+    "cpc": r"cpc|codigo\s+de\s+processo\s+civil",
+    "cpp": r"cpp|codigo\s+de\s+processo\s+penal",
+    "cp": r"cp|codigo\s+penal",
+    "ctn": r"ctn|codigo\s+tributario\s+nacional",
     "cdc": r"cdc|codigo\s+de\s+defesa\s+do\s+consumidor",
-    "clt": r"clt|consolidacao\s+das\s+leis\s+do\s+trabalho"}
+    "clt": r"clt|consolidacao\s+das\s+leis\s+do\s+trabalho",
+}
 CODE_RX = {k: folded_rx(rf"{B}(?:{v})(?:\W{{1,2}}(?:19|20)?\d\d(?!\d))?{E}") for k, v in CODES.items()}
-_USC = folded_rx(r"(?<![a-z0-9])(\d{1,3})\s?(u\.?\s?s\.?\s?c|c\.?\s?f\.?\s?r)\.?(?:\s?a\.?)?\s?"
-                 r"(?:(?:\xa7\xa7?|sec(?:tion)?s?\.?|ss?)\s?)?"  # "s 270b": § lost in conversion
-                 r"(\d+[a-z]*(?:[.\-]\d+[a-z]*)*(?:\s?\([a-z0-9]{1,4}\))*)")
+_USC = folded_rx(
+    r"(?<![a-z0-9])(\d{1,3})\s?(u\.?\s?s\.?\s?c|c\.?\s?f\.?\s?r)\.?(?:\s?a\.?)?\s?"
+    r"(?:(?:\xa7\xa7?|sec(?:tion)?s?\.?|ss?)\s?)?"  # "s 270b": § lost in conversion
+    r"(\d+[a-z]*(?:[.\-]\d+[a-z]*)*(?:\s?\([a-z0-9]{1,4}\))*)"
+)
 _CNJ = folded_rx(r"(?<!\d)\d{7}(-?)\d{2}(\.?)\d{4}\.?\d\.?\d{2}\.?\d{4}(?!\d)")
 _BATES = re.compile(r"(?<![\w.])([A-Z]{2,10})([-_ ]?)(\d{4,10})(?!\w)")
-_SCALE = {w: n for n, ws in ((3, "thousand k mil"), (6, "million mm m milhao milhoes"),
-                             (9, "billion bn bilhao bilhoes")) for w in ws.split()}
-_CUR = {"$": "USD", "us$": "USD", "usd": "USD", "dollars": "USD", "dolares": "USD",
-        "r$": "BRL", "brl": "BRL", "reais": "BRL", "real": "BRL"}
+_SCALE = {
+    w: n
+    for n, ws in ((3, "thousand k mil"), (6, "million mm m milhao milhoes"), (9, "billion bn bilhao bilhoes"))
+    for w in ws.split()
+}
+_CUR = {
+    "$": "USD",
+    "us$": "USD",
+    "usd": "USD",
+    "dollars": "USD",
+    "dolares": "USD",
+    "r$": "BRL",
+    "brl": "BRL",
+    "reais": "BRL",
+    "real": "BRL",
+}
 _SC = "|".join(sorted(_SCALE, key=len, reverse=True))
-_MONEY = folded_rx(rf"(?<![a-z0-9$])(?:(r\$|us\$|\$|usd|brl)\s?(\d[\d.,]*\d|\d)(?:\s?({_SC}){E})?"
-                   rf"|(\d[\d.,]*\d|\d)(?:\s({_SC}))?(?:\s+de)?\s(dollars|dolares|reais|real){E})")
-_MONTHS = {m: i % 12 + 1 for i, m in enumerate(
-    "january february march april may june july august september october november december "
-    "janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro".split())}
+_MONEY = folded_rx(
+    rf"(?<![a-z0-9$])(?:(r\$|us\$|\$|usd|brl)\s?(\d[\d.,]*\d|\d)(?:\s?({_SC}){E})?"
+    rf"|(\d[\d.,]*\d|\d)(?:\s({_SC}))?(?:\s+de)?\s(dollars|dolares|reais|real){E})"
+)
+_MONTHS = {
+    m: i % 12 + 1
+    for i, m in enumerate(
+        "january february march april may june july august september october november december "
+        "janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro".split()
+    )
+}
 _MONTHS |= {m[:3]: n for m, n in _MONTHS.items()} | {"sept": 9}
 _MON = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_DATE = folded_rx(rf"{B}(?:(?P<m1>{_MON})\.?\s(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s(?P<y1>\d{{4}})"
-                  rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd|th|o)?\s(?:day\sof\s|de\s)?(?P<m2>{_MON})\.?,?\s"
-                  r"(?:de\s|of\s)?(?P<y2>\d{4})|(?P<y3>\d{4})-(?P<m3>\d{1,2})-(?P<d3>\d{1,2})"
-                  r"|(?P<a>\d{1,2})(?P<s>[/.-])(?P<b>\d{1,2})(?P=s)(?P<y4>\d{4}|\d{2}))(?!\d)")
+_DATE = folded_rx(
+    rf"{B}(?:(?P<m1>{_MON})\.?\s(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s(?P<y1>\d{{4}})"
+    rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd|th|o)?\s(?:day\sof\s|de\s)?(?P<m2>{_MON})\.?,?\s"
+    r"(?:de\s|of\s)?(?P<y2>\d{4})|(?P<y3>\d{4})-(?P<m3>\d{1,2})-(?P<d3>\d{1,2})"
+    r"|(?P<a>\d{1,2})(?P<s>[/.-])(?P<b>\d{1,2})(?P=s)(?P<y4>\d{4}|\d{2}))(?!\d)"
+)
 _CITE_HINT = re.compile(r"\d{1,4}\s+[A-Z]|§")  # "410 U.S.", "2020 WL", "Code § 1542": eyecite may help
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|«([^»]+)»')
 VALUE_KINDS = (Kind.MONEY, Kind.DATE)
@@ -227,7 +258,10 @@ def _find(text: str, folded: bytes, lang: str) -> Found:
             yield m.start(), m.end(), kind, key
 
 
-_STOP = frozenset(words(fold("""
+_STOP = (
+    frozenset(
+        words(
+            fold("""
     the a an this that these those what which who whom whose when where why how is are was were be been do
     does did can could should would may might must shall will has have had find show list give search get
     any all each every i we you he she it they my our your their in on at for to by with from under per and
@@ -239,7 +273,11 @@ _STOP = frozenset(words(fold("""
     quando onde como que quem porque por para com sem sobre entre na nos nas em ou se há existe lei súmula
     tribunal acórdão contrato cláusula processo recurso autor autora réu ré parte partes relator relatora
     decisão sentença petição voto ementa código constituição estado união
-"""))) | _MONTHS.keys()
+""")
+        )
+    )
+    | _MONTHS.keys()
+)
 CONNECTORS = frozenset("da de do das dos e di del della van von der den la le du of and".split())
 _TITLES = frozenset("mr mrs ms dr dra judge justice juiz juiza ministro ministra desembargador".split())
 _SUFFIX = frozenset("inc incorporated llc lp llp ltd limited corp corporation co plc ltda s.a sa s/a".split())
@@ -254,9 +292,19 @@ def _names(text: str) -> Found:
     for m in _TOKEN.finditer(text):
         classes += "|" if text[end : m.start()].strip() else ""  # punctuation between two words ends a name
         end, word, tokens[len(classes)] = m.end(), fold(m[0].rstrip(".")).decode("latin-1"), m
-        classes += ("t" if word in _TITLES else "v" if word in ("v", "vs", "versus", "x") else
-                    "s" if word in _SUFFIX else "c" if word in CONNECTORS or word == "&" else
-                    "C" if m[0][0].isupper() and word not in _STOP else "x")
+        classes += (
+            "t"
+            if word in _TITLES
+            else "v"
+            if word in ("v", "vs", "versus", "x")
+            else "s"
+            if word in _SUFFIX
+            else "c"
+            if word in CONNECTORS or word == "&"
+            else "C"
+            if m[0][0].isupper() and word not in _STOP
+            else "x"
+        )
     for run in re.finditer(r"C(?:c*C|s)*", classes):
         a, b, names = run.start(), run.end(), run[0].count("C")  # "C" name word, "c" connector, "s" suffix
         first, last = tokens[a], tokens[a + run[0].rindex("C")]
@@ -286,9 +334,11 @@ def extract_signals(query: str, language: str = "en") -> QuerySignals:
     found = list(_collect(query, _find(query, fold(query), lang), lang, taken))
     masked = "".join(" " if any(s <= i < e for s, e in taken) else c for i, c in enumerate(query))
     names = list(_collect(query, _names(masked), lang, []))
-    quotes = [(m.start(), Signal(Kind.QUOTE, m[0], " ".join(words(fold(m[1] or m[2] or m[3]))), lang))
-              for m in _QUOTED.finditer(query)  # not a quote that only wraps another signal: alínea “b”
-              if not any(s <= m.start() + 1 and m.end() - 1 <= e for s, e in taken)]
+    quotes = [
+        (m.start(), Signal(Kind.QUOTE, m[0], " ".join(words(fold(m[1] or m[2] or m[3]))), lang))
+        for m in _QUOTED.finditer(query)  # not a quote that only wraps another signal: alínea “b”
+        if not any(s <= m.start() + 1 and m.end() - 1 <= e for s, e in taken)
+    ]
     return QuerySignals(query, lang, _unique([q for q in quotes if q[1].key] + found + names))
 
 

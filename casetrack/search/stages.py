@@ -46,7 +46,9 @@ def rank_by(scores: dict[str, float]) -> list[str]:
     return [cid for cid, _ in sorted(scores.items(), key=lambda kv: kv[1], reverse=True)]
 
 
-def dense_scores(query: npt.NDArray[np.float32], ids: list[str], column: pa.ChunkedArray | None) -> dict[str, float]:
+def dense_scores(
+    query: npt.NDArray[np.float32], ids: list[str], column: pa.ChunkedArray | None
+) -> dict[str, float]:
     """Cosine of the query with each row's stored vector (rows without one are left out)."""
     if column is None:
         return {}
@@ -104,7 +106,9 @@ class WindowedScores:
     with_windows: int = 0  # candidates with windows stored (0: the case predates windows)
     best_window: dict[str, int] = field(default_factory=dict)  # chunk -> window that beat the chunk
     best_cosine: dict[str, float] = field(default_factory=dict)  # chunk -> max(chunk, best window) cosine
-    window_sims: dict[str, npt.NDArray[np.float32]] = field(default_factory=dict)  # chunk -> each window's cosine
+    window_sims: dict[str, npt.NDArray[np.float32]] = field(
+        default_factory=dict
+    )  # chunk -> each window's cosine
 
 
 def sparse_scores(

@@ -26,7 +26,9 @@ from casetrack.search.boost import FUNCTION_WORDS
 from casetrack.search.signals import fold, words
 
 MAX_TERMS = 4
-_SHORT_WORDS = frozenset("the and for any all its nor but are was has had not das dos por com que uma aos nas nos sem ser".split())
+_SHORT_WORDS = frozenset(
+    "the and for any all its nor but are was has had not das dos por com que uma aos nas nos sem ser".split()
+)
 MAX_HEADING_CHARS = 90
 _NUMBERING = re.compile(
     r"^\s*(?:(?:section|article|clause|cl[aá]usula|art(?:igo)?\.?|se[cç][aã]o|cap[ií]tulo)\s+)?"
@@ -39,12 +41,16 @@ _DEFINES = re.compile(
     r"includes|significa|signific[ao]|entende-se|compreende)",
     re.IGNORECASE,
 )
-_STATES = re.compile(r"^(.{3,80}?)\s+(?:is|are|means|requires|shall|consiste|é|são|significa|ocorre)\b", re.IGNORECASE)
+_STATES = re.compile(
+    r"^(.{3,80}?)\s+(?:is|are|means|requires|shall|consiste|é|são|significa|ocorre)\b", re.IGNORECASE
+)
 
 
 def stems(text: str) -> set[str]:
     """Content words of `text` as five-letter folded prefixes (three-letter words count: "law")."""
-    return {w[:5] for w in words(fold(text)) if len(w) >= 3 and w not in FUNCTION_WORDS and w not in _SHORT_WORDS}
+    return {
+        w[:5] for w in words(fold(text)) if len(w) >= 3 and w not in FUNCTION_WORDS and w not in _SHORT_WORDS
+    }
 
 
 def query_terms(query: str) -> set[str]:

@@ -54,7 +54,9 @@ class Straddle:
     runs_on: bool  # the query continues after the chunk's end (else it began before its start)
 
 
-def verbatim_matches(query: str, candidates: Iterable[tuple[str, str]]) -> tuple[dict[str, VerbatimMatch], list[Straddle]]:
+def verbatim_matches(
+    query: str, candidates: Iterable[tuple[str, str]]
+) -> tuple[dict[str, VerbatimMatch], list[Straddle]]:
     """Candidates (chunk_id, text) whose text reproduces `query`, with where they do; and the
     candidates that reproduce part of it at their edge (`join` checks them with a neighbour).
 

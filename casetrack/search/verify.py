@@ -70,7 +70,9 @@ def _cited_places(store: CaseStore, entry: JournalEntry, cite: CiteSpec) -> tupl
         # The page after the cited ones is read too: a quote that starts on the cited page and
         # runs over the page break is at the cite (found_at then says `pp. 12-13`).
         end = cite.page_end if cite.page_end is not None else cite.page_start
-        rows = read_rows(store, document_where(entry, f"page >= {int(cite.page_start)} AND page <= {int(end) + 1}"))
+        rows = read_rows(
+            store, document_where(entry, f"page >= {int(cite.page_start)} AND page <= {int(end) + 1}")
+        )
         if not any(r.get("page") is not None and int(r["page"]) <= end for r in rows):
             return [], _no_page(entry, cite.page_start)
         region = Region.of(entry, pages_of(rows))
@@ -80,9 +82,13 @@ def _cited_places(store: CaseStore, entry: JournalEntry, cite: CiteSpec) -> tupl
             return [Cited(region, 0, hi)], None
         return _pinned(entry, [region], cite)
     if cite.line_start is not None and cite.line_end is not None:
-        where = _range_where("line_start", "line_end", cite.line_start - LINE_CONTEXT, cite.line_end + LINE_CONTEXT)
+        where = _range_where(
+            "line_start", "line_end", cite.line_start - LINE_CONTEXT, cite.line_end + LINE_CONTEXT
+        )
     elif cite.paragraph_start is not None and cite.paragraph_end is not None:
-        where = _range_where("paragraph_start", "paragraph_end", cite.paragraph_start - 1, cite.paragraph_end + 1)
+        where = _range_where(
+            "paragraph_start", "paragraph_end", cite.paragraph_start - 1, cite.paragraph_end + 1
+        )
     else:
         where = ""
     rows = read_rows(store, document_where(entry, where))
@@ -156,7 +162,9 @@ def _candidate_runs(store: CaseStore, quote: str) -> list[tuple[JournalEntry, in
         gen, seq = gen_of_chunk(hit.chunk_id), int(hit.chunk_id.rsplit("-", 1)[1])
         if visible.get(hit.doc_id) != gen or hit.doc_id not in entries:
             continue
-        near = next((i for i, r in enumerate(runs) if r[0].doc_id == hit.doc_id and r[2] - 2 <= seq <= r[3] + 2), None)
+        near = next(
+            (i for i, r in enumerate(runs) if r[0].doc_id == hit.doc_id and r[2] - 2 <= seq <= r[3] + 2), None
+        )
         if near is None:
             runs.append((entries[hit.doc_id], gen, seq, seq))
         else:
@@ -177,7 +185,9 @@ def _regions(store: CaseStore, runs: list[tuple[JournalEntry, int, int, int]]) -
     return regions
 
 
-def _elsewhere(store: CaseStore, quote: Quote, at: AtCite, places: list[Cited], cited_doc: str) -> list[Match]:
+def _elsewhere(
+    store: CaseStore, quote: Quote, at: AtCite, places: list[Cited], cited_doc: str
+) -> list[Match]:
     """Exact and close matches of the quote in the case, best first (on a tie, the cited document's
     first: a copy of it, such as a condensed transcript, must not take its place), one per place. A match inside the
     cited place is a match at the cite: it replaces `at.match` when it is better. The BM25
@@ -226,10 +236,14 @@ def verify_citation(store: CaseStore, quote: str, cite: CiteSpec, citation: str 
     started = time.perf_counter()
     text = quote.strip()
     if not words(text):
-        raise CaseTrackError("The quote is empty.", "Give the quoted words, e.g. --quote \"the Lessee shall pay\".")
+        raise CaseTrackError(
+            "The quote is empty.", 'Give the quoted words, e.g. --quote "the Lessee shall pay".'
+        )
     if len(text) > MAX_QUOTE_CHARS:
-        raise CaseTrackError(f"The quote is {len(text):,} characters long; at most {MAX_QUOTE_CHARS:,} are checked.",
-                             "Check a long quote in parts.")
+        raise CaseTrackError(
+            f"The quote is {len(text):,} characters long; at most {MAX_QUOTE_CHARS:,} are checked.",
+            "Check a long quote in parts.",
+        )
     entry = resolve_document(store, cite.document)
     q = Quote.of(text, looks_portuguese(words(text), default=store.record.language == "pt"))
     places, problem = _cited_places(store, entry, cite)
@@ -238,15 +252,18 @@ def verify_citation(store: CaseStore, quote: str, cite: CiteSpec, citation: str 
     others = [] if exact_here else _elsewhere(store, q, at, places, entry.doc_id)
     verdict, shown = _decide(at.match, others)
     text_at_cite, trimmed = _text_at_cite(at, q)
-    return _result(store, q, cite, citation, entry, verdict, shown, others, at, problem, text_at_cite, trimmed,
-                   started)
+    return _result(
+        store, q, cite, citation, entry, verdict, shown, others, at, problem, text_at_cite, trimmed, started
+    )
 
 
 def _decide(here: Match | None, others: list[Match]) -> tuple[str, Match | None]:
     best = others[0] if others else None
     if here is not None and here.grade == EXACT:
         return EXACT_V, here
-    only_misread = here is not None and here.grade == CLOSE and here.diff is not None and not here.diff.substantive
+    only_misread = (
+        here is not None and here.grade == CLOSE and here.diff is not None and not here.diff.substantive
+    )
     if best is not None and best.grade == EXACT and not only_misread:
         return ELSEWHERE, best
     if here is not None and here.grade == CLOSE:
@@ -257,8 +274,18 @@ def _decide(here: Match | None, others: list[Match]) -> tuple[str, Match | None]
 
 
 def _result(
-    store: CaseStore, q: Quote, cite: CiteSpec, citation: str | None, entry: JournalEntry, verdict: str,
-    shown: Match | None, others: list[Match], at: AtCite, problem: str | None, text_at_cite: str, trimmed: bool,
+    store: CaseStore,
+    q: Quote,
+    cite: CiteSpec,
+    citation: str | None,
+    entry: JournalEntry,
+    verdict: str,
+    shown: Match | None,
+    others: list[Match],
+    at: AtCite,
+    problem: str | None,
+    text_at_cite: str,
+    trimmed: bool,
     started: float,
 ) -> VerifyJson:
     diff = shown.diff if shown is not None else None
@@ -291,8 +318,15 @@ def _result(
     }
 
 
-def _message(verdict: str, resolved: str, found_at: str | None, differences: list[DifferenceJson],
-             changes: list[str], problem: str | None, case: str) -> str:
+def _message(
+    verdict: str,
+    resolved: str,
+    found_at: str | None,
+    differences: list[DifferenceJson],
+    changes: list[str],
+    problem: str | None,
+    case: str,
+) -> str:
     n = len(differences)
     diffs = f"{n} difference{'s' if n != 1 else ''}"
     meaning = f"; the meaning changed ({', '.join(changes)})" if changes else ""

@@ -89,7 +89,7 @@ def _adopt_legacy(path: Path, backup_dir: Path) -> None:
         return
     prefix = _prefix(path)
     for old in siblings:
-        stamp = old.name[len(path.name) + 1: -len(".bak")]
+        stamp = old.name[len(path.name) + 1 : -len(".bak")]
         target = backup_dir / f"{prefix}{stamp}.bak"
         try:
             if not target.exists():

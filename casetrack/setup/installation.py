@@ -52,8 +52,12 @@ class Installation:
     def by_installer(self) -> bool:
         """A venv install.sh / install.ps1 made (and finished): `<root>/.venv` with the marker."""
         source = self.source
-        return (self.in_venv and source is not None and (self.prefix / "pyvenv.cfg").is_file()
-                and _same(self.prefix, source / ".venv"))
+        return (
+            self.in_venv
+            and source is not None
+            and (self.prefix / "pyvenv.cfg").is_file()
+            and _same(self.prefix, source / ".venv")
+        )
 
     def installer_command(self) -> str:
         source = self.source or Path(".")
@@ -75,10 +79,19 @@ class Installation:
         return f'"{self.python}" -m pip uninstall casetrack'
 
 
-def current_installation(prefix: str | None = None, base_prefix: str | None = None,
-                         executable: str | None = None, windows: bool | None = None) -> Installation:
+def current_installation(
+    prefix: str | None = None,
+    base_prefix: str | None = None,
+    executable: str | None = None,
+    windows: bool | None = None,
+) -> Installation:
     """The running installation (arguments: for tests; by default the running interpreter's)."""
     here = Path(prefix or sys.prefix)
     in_venv = (prefix or sys.prefix) != (base_prefix or sys.base_prefix)
-    return Installation(here, Path(executable or sys.executable), in_venv,
-                        os.name == "nt" if windows is None else windows, read_marker(here))
+    return Installation(
+        here,
+        Path(executable or sys.executable),
+        in_venv,
+        os.name == "nt" if windows is None else windows,
+        read_marker(here),
+    )

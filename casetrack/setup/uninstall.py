@@ -46,13 +46,16 @@ def _runs_this(reg: Registration, installation: Installation, ours: Sequence[str
     if not command:
         return True
     program = Path(command[0])
-    if command[0] == (ours[0] if ours else None) or (program.is_absolute() and _inside(program, installation.prefix)):
+    if command[0] == (ours[0] if ours else None) or (
+        program.is_absolute() and _inside(program, installation.prefix)
+    ):
         return True
     return program.is_absolute() and not program.exists()
 
 
-def split_registrations(found: Sequence[Registration], installation: Installation,
-                        ours: Sequence[str]) -> tuple[list[Registration], list[Registration]]:
+def split_registrations(
+    found: Sequence[Registration], installation: Installation, ours: Sequence[str]
+) -> tuple[list[Registration], list[Registration]]:
     """(to remove, to keep): entries of another CaseTrack that still exists are kept."""
     remove = [r for r in found if _runs_this(r, installation, ours)]
     return remove, [r for r in found if r not in remove]
@@ -68,16 +71,18 @@ def data_dirs_of(found: Sequence[Registration]) -> list[Path]:
     return dirs
 
 
-def remove_registration(reg: Registration, entry: ServerEntry, backup_dir: Path | None,
-                        claude_home: Path) -> MergeResult:
+def remove_registration(
+    reg: Registration, entry: ServerEntry, backup_dir: Path | None, claude_home: Path
+) -> MergeResult:
     """Take one entry out, through the same functions as `setup-claude-* --remove`."""
     if reg.client == "claude-desktop":
         return setup_claude_desktop(entry, remove=True, config_path=reg.path, backup_dir=backup_dir)
     if reg.scope == "local":  # any project's: `claude mcp remove` only reaches the current folder's
         return update_server(reg.path, reg.keys, SERVER_NAME, None, backup_dir=backup_dir)
     scope: Scope = "user" if reg.scope == "user" else "project"
-    return setup_claude_code(entry, scope=scope, remove=True, home=claude_home, cwd=reg.path.parent,
-                             backup_dir=backup_dir).change
+    return setup_claude_code(
+        entry, scope=scope, remove=True, home=claude_home, cwd=reg.path.parent, backup_dir=backup_dir
+    ).change
 
 
 @dataclass(frozen=True)
@@ -97,7 +102,11 @@ def plan_data(data_dir: Path, home: Path) -> DataPlan:
     if folder.resolve() == Path(folder.anchor).resolve() or _inside(home, folder):
         return DataPlan(folder, (), (), f"{folder} is the home folder or holds it; it is not deleted")
     entries = sorted(folder.iterdir())
-    ours = [p for p in entries if p.name in DATA_ENTRIES or p.name.startswith(DATA_PREFIXES) or p.name in OS_LITTER]
+    ours = [
+        p
+        for p in entries
+        if p.name in DATA_ENTRIES or p.name.startswith(DATA_PREFIXES) or p.name in OS_LITTER
+    ]
     if not any(p.name == "cases" or p.name.startswith(DATA_PREFIXES) for p in ours):
         return DataPlan(folder, (), tuple(entries), f"{folder} holds no CaseTrack registry or cases")
     return DataPlan(folder, tuple(ours), tuple(p for p in entries if p not in ours))
@@ -133,8 +142,11 @@ def remove_program(installation: Installation) -> Path | None:
 def program_command(installation: Installation) -> str:
     """What the user runs to remove the program where CaseTrack cannot do it itself."""
     if installation.by_installer:
-        return f'Remove-Item -Recurse -Force "{installation.prefix}"' if installation.windows \
+        return (
+            f'Remove-Item -Recurse -Force "{installation.prefix}"'
+            if installation.windows
             else f'rm -rf "{installation.prefix}"'
+        )
     return installation.pip_uninstall_command()
 
 
@@ -148,10 +160,17 @@ class UninstallPlan:
     data: DataPlan | None  # None: the data folder is kept
 
 
-def plan_uninstall(settings: Settings, installation: Installation, registrations: Registrations,
-                   entry: ServerEntry, delete: bool) -> UninstallPlan:
+def plan_uninstall(
+    settings: Settings,
+    installation: Installation,
+    registrations: Registrations,
+    entry: ServerEntry,
+    delete: bool,
+) -> UninstallPlan:
     """What `uninstall` removes, before anything is touched (shown, then confirmed)."""
     remove, keep = split_registrations(registrations.found, installation, entry.command_line())
     folders = {settings.data_dir.absolute(), *(p.absolute() for p in data_dirs_of(remove))}
     data = plan_data(settings.data_dir, settings.home_dir) if delete else None
-    return UninstallPlan(entry, tuple(remove), tuple(keep), registrations.unreadable, tuple(sorted(folders)), data)
+    return UninstallPlan(
+        entry, tuple(remove), tuple(keep), registrations.unreadable, tuple(sorted(folders)), data
+    )

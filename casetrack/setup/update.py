@@ -28,8 +28,13 @@ class UpdateCheck:
     commands: tuple[str, ...]  # what upgrades this installation
 
     def to_json(self) -> dict[str, Any]:
-        return {"installed": self.installed, "latest": self.latest, "available": list(self.available),
-                "update_available": self.update_available, "commands": list(self.commands)}
+        return {
+            "installed": self.installed,
+            "latest": self.latest,
+            "available": list(self.available),
+            "update_available": self.update_available,
+            "commands": list(self.commands),
+        }
 
 
 def version_key(version: str) -> tuple[tuple[int, ...], int, str]:
@@ -62,30 +67,42 @@ def _pip_failure(output: str, code: int, python: str) -> CaseTrackError:
     errors = [line for line in lines if line.upper().startswith("ERROR")]
     said = (errors or lines or [f"exit {code}"])[-1]
     if "no module named pip" in output.lower():
-        return CaseTrackError(f"pip is not installed in this CaseTrack's Python ({python}), so it cannot ask the "
-                              "package registry.", f'Add it: "{python}" -m ensurepip --upgrade, then run this again.')
+        return CaseTrackError(
+            f"pip is not installed in this CaseTrack's Python ({python}), so it cannot ask the "
+            "package registry.",
+            f'Add it: "{python}" -m ensurepip --upgrade, then run this again.',
+        )
     if "no matching distribution" in output.lower():
-        return CaseTrackError(f"The package index pip uses did not list {PACKAGE} ({said}): it is unreachable "
-                              "from here, or it does not carry CaseTrack.",
-                              "Check your connection and pip's index setting (pip config list), then run "
-                              "casetrack update --check again.")
-    return CaseTrackError(f"pip could not ask the package registry for {PACKAGE}'s versions: {said}",
-                          "Check your connection and pip's settings (pip config list), then run "
-                          "casetrack update --check again.")
+        return CaseTrackError(
+            f"The package index pip uses did not list {PACKAGE} ({said}): it is unreachable "
+            "from here, or it does not carry CaseTrack.",
+            "Check your connection and pip's index setting (pip config list), then run "
+            "casetrack update --check again.",
+        )
+    return CaseTrackError(
+        f"pip could not ask the package registry for {PACKAGE}'s versions: {said}",
+        "Check your connection and pip's settings (pip config list), then run "
+        "casetrack update --check again.",
+    )
 
 
 def index_versions(python: str, timeout: float = PIP_TIMEOUT_S) -> tuple[str, ...]:
     """The versions of CaseTrack the package index that `python`'s pip is configured with offers."""
     argv = [python, "-m", "pip", "index", "versions", PACKAGE, "--disable-pip-version-check", "--no-input"]
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False,
-                              stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            argv, capture_output=True, text=True, timeout=timeout, check=False, stdin=subprocess.DEVNULL
+        )
     except subprocess.TimeoutExpired as e:
-        raise CaseTrackError(f"pip did not answer within {timeout:.0f} s.",
-                             "Check your connection, then run casetrack update --check again.") from e
+        raise CaseTrackError(
+            f"pip did not answer within {timeout:.0f} s.",
+            "Check your connection, then run casetrack update --check again.",
+        ) from e
     except OSError as e:
-        raise CaseTrackError(f"Cannot run pip ({python}): {e.strerror or e}.",
-                             f"Reinstall CaseTrack, or run: \"{python}\" -m ensurepip --upgrade") from e
+        raise CaseTrackError(
+            f"Cannot run pip ({python}): {e.strerror or e}.",
+            f'Reinstall CaseTrack, or run: "{python}" -m ensurepip --upgrade',
+        ) from e
     output = f"{done.stdout}\n{done.stderr}"
     versions = parse_index_versions(done.stdout)
     if done.returncode != 0 or not versions:

@@ -69,7 +69,9 @@ class Bm25Index:
         except ValueError as exc:  # "Data corrupted": a zeroed or torn meta.json, a lost segment
             self.index = self._start_over(exc)
         if self.damaged is None and self.missing_files():  # tantivy opens, then fails on the first search
-            self.index = self._start_over(ValueError(f"missing or empty files: {', '.join(self.missing_files()[:3])}"))
+            self.index = self._start_over(
+                ValueError(f"missing or empty files: {', '.join(self.missing_files()[:3])}")
+            )
         self.index.register_tokenizer(TOKENIZER, self.analyzer.tokenizer)
         self._writer: tantivy.IndexWriter | None = None
         if self.stored_version() is None and self.index.searcher().num_docs == 0:
@@ -85,8 +87,11 @@ class Bm25Index:
         # Plain words for the user; tantivy's own text goes to the log at info (-v).
         missing = str(exc).startswith("missing or empty files")
         self.damaged = "some of its files are missing" if missing else "its files could not be read"
-        log.warning("case keyword index %s is damaged (%s): starting it again; it is rebuilt from the stored text",
-                    self.path, self.damaged)
+        log.warning(
+            "case keyword index %s is damaged (%s): starting it again; it is rebuilt from the stored text",
+            self.path,
+            self.damaged,
+        )
         log.info("keyword index error: %s", " ".join(str(exc).split())[:300])
         for item in self.path.iterdir():
             if item.is_file() and item.name != ANALYZER_FILE:

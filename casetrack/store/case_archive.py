@@ -39,8 +39,18 @@ _CHUNK = 1 << 20
 # Never part of a case's portable state: locks, OCR page caches (kept only while a file is being
 # ingested), temp files, SQLite side files (the journal is copied through the backup API), files
 # set aside as damaged, and the sources folder of an imported case (sources travel as sources/).
-_SKIP_TOP = frozenset({"writer.lock", "case.json.lock", "ocr", "sources", JOURNAL, f"{JOURNAL}-wal", f"{JOURNAL}-shm",
-                       f"{JOURNAL}-journal"})
+_SKIP_TOP = frozenset(
+    {
+        "writer.lock",
+        "case.json.lock",
+        "ocr",
+        "sources",
+        JOURNAL,
+        f"{JOURNAL}-wal",
+        f"{JOURNAL}-shm",
+        f"{JOURNAL}-journal",
+    }
+)
 _SKIP_NAME = re.compile(r"(^\.tantivy-.*\.lock$)|(\.tmp$)|(\.part$)|(\.damaged-\d+)|(^\.import-)")
 # Already compressed: deflating them again costs time for nothing.
 _STORED_SUFFIXES = frozenset({".lance", ".pdf", ".docx", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".zip"})
@@ -160,7 +170,10 @@ def _blocks(path: Path) -> Iterator[bytes]:
 
 
 def pack(
-    dest: Path, files: list[tuple[str, Path]], blobs: dict[str, bytes], manifest: dict[str, Any],
+    dest: Path,
+    files: list[tuple[str, Path]],
+    blobs: dict[str, bytes],
+    manifest: dict[str, Any],
     progress: Progress | None = None,
 ) -> tuple[dict[str, Any], list[Member]]:
     """Write `files` and `blobs` (member name -> bytes) and the manifest (`manifest` + format,
@@ -177,8 +190,12 @@ def pack(
                     writer.add(name, [data])
                 for name, path in files:
                     writer.add(name, _blocks(path))
-                full = {"format": FORMAT, "schema_version": SCHEMA_VERSION, **manifest,
-                        "members": [m.to_json() for m in writer.members]}
+                full = {
+                    "format": FORMAT,
+                    "schema_version": SCHEMA_VERSION,
+                    **manifest,
+                    "members": [m.to_json() for m in writer.members],
+                }
                 text = json.dumps(full, indent=1, ensure_ascii=False).encode("utf-8")
                 zf.writestr(zipfile.ZipInfo(MANIFEST, date_time=time.localtime(time.time())[:6]), text)
                 zf.comment = hashlib.sha256(text).hexdigest().encode("ascii")
@@ -216,10 +233,16 @@ def pid_alive(pid: int) -> bool:
 
 
 def _damaged(archive: Path, what: str) -> ArchiveError:
-    return ArchiveError(f"{archive.name} is damaged: {what}. Nothing was imported.",
-                        fix=Fix("Copy the archive again from where it came from (or export the case again), then "
-                                "import that copy", f'casetrack case import "{archive}"', "import_case",
-                                {"source_path": str(archive)}))
+    return ArchiveError(
+        f"{archive.name} is damaged: {what}. Nothing was imported.",
+        fix=Fix(
+            "Copy the archive again from where it came from (or export the case again), then "
+            "import that copy",
+            f'casetrack case import "{archive}"',
+            "import_case",
+            {"source_path": str(archive)},
+        ),
+    )
 
 
 def open_archive(archive: Path) -> zipfile.ZipFile:
@@ -228,8 +251,10 @@ def open_archive(archive: Path) -> zipfile.ZipFile:
     except FileNotFoundError as e:
         raise ArchiveError(f"No file at {archive}.", "Check the path of the .ctcase file.") from e
     except (zipfile.BadZipFile, OSError, ValueError) as e:
-        raise _damaged(archive, "it is cut short or is not a CaseTrack case archive (its table of contents "
-                                "could not be read)") from e
+        raise _damaged(
+            archive,
+            "it is cut short or is not a CaseTrack case archive (its table of contents could not be read)",
+        ) from e
 
 
 def read_manifest(archive: Path, zf: zipfile.ZipFile, newest: int = SCHEMA_VERSION) -> Manifest:
@@ -237,7 +262,9 @@ def read_manifest(archive: Path, zf: zipfile.ZipFile, newest: int = SCHEMA_VERSI
     try:
         text = zf.read(MANIFEST)
     except KeyError as e:  # a cut-short archive can show the table of contents of a .docx inside it
-        raise _damaged(archive, f"it has no {MANIFEST}: it is cut short or is not a CaseTrack case archive") from e
+        raise _damaged(
+            archive, f"it has no {MANIFEST}: it is cut short or is not a CaseTrack case archive"
+        ) from e
     except (zipfile.BadZipFile, zlib.error, OSError) as e:
         raise _damaged(archive, f"member {MANIFEST} cannot be read") from e
     if hashlib.sha256(text).hexdigest().encode("ascii") != zf.comment.strip():
@@ -254,7 +281,8 @@ def read_manifest(archive: Path, zf: zipfile.ZipFile, newest: int = SCHEMA_VERSI
             f"{archive.name} was written by CaseTrack {writer} in archive format {version}; this CaseTrack reads "
             f"formats up to {newest}. Nothing was imported.",
             f"Install CaseTrack {writer} or newer (bash installer/install.sh from that release), then: "
-            f'casetrack case import "{archive}"')
+            f'casetrack case import "{archive}"',
+        )
     try:
         members = [Member(str(m["path"]), str(m["sha256"]), int(m["size"])) for m in raw["members"]]
     except (KeyError, TypeError, ValueError) as e:
@@ -267,8 +295,14 @@ def _check_names(archive: Path, zf: zipfile.ZipFile, manifest: Manifest) -> None
     listed = [m.path for m in manifest.members]
     for name in listed:
         parts = PurePosixPath(name).parts
-        if (not name.startswith((CASE, SOURCES)) or "\\" in name or name.startswith("/") or ".." in parts
-                or len(parts) < 2 or ":" in parts[0]):
+        if (
+            not name.startswith((CASE, SOURCES))
+            or "\\" in name
+            or name.startswith("/")
+            or ".." in parts
+            or len(parts) < 2
+            or ":" in parts[0]
+        ):
             raise _damaged(archive, f"member name {name!r} is not a path inside a case")
     if len(set(listed)) != len(listed):
         raise _damaged(archive, "a member is listed twice in its manifest")
@@ -286,8 +320,13 @@ def _check_names(archive: Path, zf: zipfile.ZipFile, manifest: Manifest) -> None
             raise _damaged(archive, f"member {required} is missing")
 
 
-def read_member(archive: Path, zf: zipfile.ZipFile, member: Member, sink: IO[bytes] | None,
-                on_block: Callable[[int], None] | None = None) -> None:
+def read_member(
+    archive: Path,
+    zf: zipfile.ZipFile,
+    member: Member,
+    sink: IO[bytes] | None,
+    on_block: Callable[[int], None] | None = None,
+) -> None:
     """Stream one member (into `sink`, if any), checking its size and SHA-256 against the manifest."""
     digest, size = hashlib.sha256(), 0
     try:
@@ -316,6 +355,7 @@ def verify(archive: Path, progress: Progress | None = None) -> Manifest:
         _check_names(archive, zf, manifest)
         done, total = 0, manifest.total_bytes
         for member in manifest.members:
+
             def step(n: int, name: str = member.path) -> None:
                 nonlocal done
                 done += n

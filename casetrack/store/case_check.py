@@ -49,7 +49,9 @@ def check_case(store: CaseStore) -> CheckReport:
     if damaged:  # the per-document counts below would only fail again
         return _report(store, committed, expected, problems)
     for entry in store.journal.unfinished():
-        problems.append(f"journal: {entry.name} is '{entry.state.value}' (an ingest or delete was interrupted)")
+        problems.append(
+            f"journal: {entry.name} is '{entry.state.value}' (an ingest or delete was interrupted)"
+        )
     for entry, have in store.incomplete_documents():
         problems.append(f"LanceDB: {entry.name} has {have} of its {entry.expected_chunks} chunks")
     indexed = store.bm25.total()
@@ -62,9 +64,17 @@ def check_case(store: CaseStore) -> CheckReport:
     return _report(store, committed, expected, problems)
 
 
-def _report(store: CaseStore, committed: list[JournalEntry], expected: int, problems: list[str]) -> CheckReport:
-    return {"case": store.record.name, "documents": len(committed), "chunks": expected, "problems": problems,
-            "repaired": [], "healthy": not problems}
+def _report(
+    store: CaseStore, committed: list[JournalEntry], expected: int, problems: list[str]
+) -> CheckReport:
+    return {
+        "case": store.record.name,
+        "documents": len(committed),
+        "chunks": expected,
+        "problems": problems,
+        "repaired": [],
+        "healthy": not problems,
+    }
 
 
 def repair_case(store: CaseStore) -> CheckReport:

@@ -70,8 +70,11 @@ def rebased_sources(case_dir: Path, old: Path, new: Path) -> dict[str, str]:
         rows = conn.execute("SELECT doc_id, source_path FROM documents").fetchall()
     finally:
         conn.close()
-    return {str(doc_id): str(new / Path(path).relative_to(old)) for doc_id, path in rows
-            if path and Path(path).is_relative_to(old)}
+    return {
+        str(doc_id): str(new / Path(path).relative_to(old))
+        for doc_id, path in rows
+        if path and Path(path).is_relative_to(old)
+    }
 
 
 def set_source_paths(case_dir: Path, paths: dict[str, str]) -> None:
@@ -88,8 +91,10 @@ def set_source_paths(case_dir: Path, paths: dict[str, str]) -> None:
                 continue
             meta = json.loads(row["meta_json"])
             meta["source_path"] = path
-            conn.execute("UPDATE documents SET source_path = ?, meta_json = ? WHERE doc_id = ?",
-                         (path, json.dumps(meta), doc_id))
+            conn.execute(
+                "UPDATE documents SET source_path = ?, meta_json = ? WHERE doc_id = ?",
+                (path, json.dumps(meta), doc_id),
+            )
         conn.execute("COMMIT")
     finally:
         conn.close()
@@ -126,8 +131,17 @@ def register_folder(registry_path: Path, folder: Path) -> None:
         conn.execute(
             "INSERT INTO cases (id, name, name_key, case_type, language, status, created_at, updated_at) "
             "VALUES (?,?,?,?,?,?,?,?)",
-            (row["id"], row["name"], name_key(row["name"]), row["case_type"], row["language"], row["status"],
-             row["created_at"], row["updated_at"]))
+            (
+                row["id"],
+                row["name"],
+                name_key(row["name"]),
+                row["case_type"],
+                row["language"],
+                row["status"],
+                row["created_at"],
+                row["updated_at"],
+            ),
+        )
     finally:
         conn.close()
 

@@ -93,7 +93,9 @@ class CaseStore:
             info = {**current, **self.record.to_json(), **extra}
             if info == current:
                 return  # opening a case for reading writes nothing
-            tmp = self._case_json_path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")  # threads too
+            tmp = self._case_json_path.with_suffix(
+                f".{os.getpid()}.{threading.get_ident()}.tmp"
+            )  # threads too
             tmp.write_text(json.dumps(info, indent=2), encoding="utf-8")
             os.replace(tmp, self._case_json_path)
 
@@ -116,7 +118,11 @@ class CaseStore:
         """The folders this case mirrors (`ingest-folder --sync`): path, recursive, and what the
         last sync learned of them (ingest/folder_sync.py `FolderRecord`)."""
         raw = self.case_info().get("folders")
-        return [f for f in raw if isinstance(f, dict) and isinstance(f.get("path"), str)] if isinstance(raw, list) else []
+        return (
+            [f for f in raw if isinstance(f, dict) and isinstance(f.get("path"), str)]
+            if isinstance(raw, list)
+            else []
+        )
 
     def remember_folder(self, record: dict[str, Any]) -> None:
         """Add one mirrored folder, or replace the record of the same path (the caller holds the lock)."""
@@ -154,7 +160,9 @@ class CaseStore:
         """Remember which model filled each slot (the caller refused mismatches beforehand)."""
         merged = {**self.models(), **used}
         e1 = merged.get("E1", {})
-        self._write_case_json(models=merged, embedding_model=e1.get("fingerprint"), embedding_dim=e1.get("dim"))
+        self._write_case_json(
+            models=merged, embedding_model=e1.get("fingerprint"), embedding_dim=e1.get("dim")
+        )
 
     # -- reads --------------------------------------------------------------------------------
 
@@ -191,7 +199,9 @@ class CaseStore:
             ("doc_id", pa.array([doc_id] * n, pa.string())),
             ("gen", pa.array([gen] * n, pa.int32())),
         ):
-            chunks = chunks.set_column(chunks.schema.get_field_index(column), chunks.schema.field(column), values)
+            chunks = chunks.set_column(
+                chunks.schema.get_field_index(column), chunks.schema.field(column), values
+            )
         self.lance.mark_commit_start()
         self.lance.replace_document_chunks(doc_id, chunks)
         self.lance.upsert_document({**document_row, "doc_id": doc_id, "gen": gen})
@@ -201,8 +211,9 @@ class CaseStore:
         self.journal.set_state(doc_id, DocState.COMMITTED)
         return gen
 
-    def rename_document(self, doc_id: str, name: str, source_path: str | None,
-                        meta_changes: dict[str, Any] | None = None) -> None:
+    def rename_document(
+        self, doc_id: str, name: str, source_path: str | None, meta_changes: dict[str, Any] | None = None
+    ) -> None:
         """Give a committed document a new name and file path (its file was renamed or moved: same
         bytes). Chunks, vectors and the keyword index hold neither, so only the document row and
         the journal change: LanceDB first, so a crash in between leaves the old name in the journal
@@ -232,11 +243,19 @@ class CaseStore:
         self.lance.delete_document(doc_id)
         drop_old_versions(self.lance)
         self.lance.durable()
-        kept = {e.doc_id: e.gen for e in self.journal.all() if e.doc_id != doc_id and e.state == DocState.COMMITTED}
+        kept = {
+            e.doc_id: e.gen
+            for e in self.journal.all()
+            if e.doc_id != doc_id and e.state == DocState.COMMITTED
+        }
         rebuild_bm25(self.bm25, self.lance, kept)
         self.journal.remove(doc_id)
-        log.info("case %s: deleted %s from disk (%d rows of other documents rewritten)", safe_for_log(self.record.name), doc_id,
-                 rewritten)
+        log.info(
+            "case %s: deleted %s from disk (%d rows of other documents rewritten)",
+            safe_for_log(self.record.name),
+            doc_id,
+            rewritten,
+        )
 
     def _sync_bm25(self, doc_id: str, gen: int) -> None:
         rows = self.lance.document_chunks(doc_id, gen)
@@ -255,7 +274,9 @@ class CaseStore:
         if any(e.state != DocState.COMMITTED for e in entries) or journal_behind(len(entries), self.lance):
             return True
         # LanceDB holding fewer rows than the journal needs: a version was lost (counts from the manifest).
-        return self.bm25.total() != sum(e.expected_chunks for e in entries) or lance_short(self.lance, entries)
+        return self.bm25.total() != sum(e.expected_chunks for e in entries) or lance_short(
+            self.lance, entries
+        )
 
     def incomplete_documents(self) -> list[tuple[JournalEntry, int]]:
         """Committed documents whose chunks LanceDB does not hold in full, with how many it has."""
@@ -288,8 +309,12 @@ class CaseStore:
         actions += adopt_lost_documents(self.journal, self.lance)[1]
         actions += self._repair_drift()
         if actions:
-            log.info("case %s: recovery took %.2fs: %s", safe_for_log(self.record.name), time.monotonic() - started,
-                     safe_for_log("; ".join(actions)))
+            log.info(
+                "case %s: recovery took %.2fs: %s",
+                safe_for_log(self.record.name),
+                time.monotonic() - started,
+                safe_for_log("; ".join(actions)),
+            )
         return actions
 
     def _recover_entry(self, entry: JournalEntry) -> str:
@@ -301,8 +326,11 @@ class CaseStore:
             have = self.lance.count_chunks(doc, entry.gen)
             if have != entry.expected_chunks or have == 0:
                 if entry.prev_gen is not None:
-                    self.journal.restore_previous(doc, self.lance.count_chunks(doc, entry.prev_gen),
-                                                  self._document_row_meta(doc, entry.prev_gen))
+                    self.journal.restore_previous(
+                        doc,
+                        self.lance.count_chunks(doc, entry.prev_gen),
+                        self._document_row_meta(doc, entry.prev_gen),
+                    )
                     return f"kept the previous version of {entry.name} (interrupted re-ingest)"
                 self._finish_delete(doc)
                 return f"rolled back interrupted ingest of {entry.name}"
@@ -321,7 +349,13 @@ class CaseStore:
         table = self.lance.table(DOCUMENTS)
         if table is None:
             return None
-        rows = table.search().where(f"doc_id = {sql_str(doc_id)} AND gen = {int(gen)}").limit(1).to_arrow().to_pylist()
+        rows = (
+            table.search()
+            .where(f"doc_id = {sql_str(doc_id)} AND gen = {int(gen)}")
+            .limit(1)
+            .to_arrow()
+            .to_pylist()
+        )
         return {k: v for k, v in rows[0].items() if k not in ("doc_id", "gen")} if rows else None
 
     def _repair_drift(self) -> list[str]:
@@ -339,7 +373,9 @@ class CaseStore:
         # Chunks no journal entry and no document row account for are kept, never deleted on a
         # guess (store/journal_repair.py): they stay out of search until the file is ingested again.
         for doc_id in sorted(unjournaled_chunks(self.journal, self.lance)):
-            actions.append(f"kept chunks of an unknown document {doc_id} out of search (ingest its file again)")
+            actions.append(
+                f"kept chunks of an unknown document {doc_id} out of search (ingest its file again)"
+            )
         return actions
 
 
@@ -350,5 +386,12 @@ def watched_in(case_dir: Path) -> list[dict[str, Any]]:
         raw = json.loads((case_dir / "case.json").read_text(encoding="utf-8")).get("watched")
     except (OSError, ValueError, AttributeError):
         return []
-    return [{"path": f["path"], "recursive": bool(f.get("recursive", False))} for f in raw
-            if isinstance(f, dict) and isinstance(f.get("path"), str)] if isinstance(raw, list) else []
+    return (
+        [
+            {"path": f["path"], "recursive": bool(f.get("recursive", False))}
+            for f in raw
+            if isinstance(f, dict) and isinstance(f.get("path"), str)
+        ]
+        if isinstance(raw, list)
+        else []
+    )

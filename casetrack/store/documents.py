@@ -117,7 +117,9 @@ def document_status(entry: JournalEntry) -> str:
 
 
 def document_summary(
-    entry: JournalEntry, links: dict[str, list[DocumentLink]] | None = None, names: dict[str, str] | None = None
+    entry: JournalEntry,
+    links: dict[str, list[DocumentLink]] | None = None,
+    names: dict[str, str] | None = None,
 ) -> DocumentSummary:
     """What the journal knows about a document (no LanceDB read). `links` (attachment_links) and
     `names` (doc id -> name) of the case's documents fill the e-mail links."""
@@ -135,7 +137,9 @@ def document_summary(
         "process_numbers": [str(p) for p in legal.get("process_numbers") or []],
         "tribunals": [str(t) for t in legal.get("tribunals") or []],
         "tags": [str(t) for t in legal.get("tags") or []],
-        "attachment_of": {"document_id": parent, "name": names[parent]} if parent and names and parent in names else None,
+        "attachment_of": {"document_id": parent, "name": names[parent]}
+        if parent and names and parent in names
+        else None,
         "attachments": list((links or {}).get(entry.doc_id, [])),
     }
 
@@ -176,7 +180,9 @@ def document_details(store: CaseStore, entry: JournalEntry) -> DocumentDetails:
         "source_exists": exists,
         "generation": entry.gen,
         "warnings": list(entry.meta.get("warnings") or []),
-        "page_ocr_confidence": {str(k): float(v) for k, v in (entry.meta.get("page_ocr_confidence") or {}).items()},
+        "page_ocr_confidence": {
+            str(k): float(v) for k, v in (entry.meta.get("page_ocr_confidence") or {}).items()
+        },
         "low_confidence_pages": [int(n) for n in entry.meta.get("low_confidence_pages") or []],
         "bates": [str(b) for b in entry.meta.get("bates") or []],
         "parties": [str(p.get("name") if isinstance(p, dict) else p) for p in legal.get("parties") or []],

@@ -161,8 +161,19 @@ class Journal:
         """Record a document LanceDB holds in full as committed (journal recovery)."""
         self._conn.execute(
             "INSERT OR REPLACE INTO documents VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (doc_id, name, source_path, sha256, DocState.COMMITTED.value, gen, None, None, expected_chunks,
-             json.dumps(meta, default=str), time.time()),
+            (
+                doc_id,
+                name,
+                source_path,
+                sha256,
+                DocState.COMMITTED.value,
+                gen,
+                None,
+                None,
+                expected_chunks,
+                json.dumps(meta, default=str),
+                time.time(),
+            ),
         )
 
     def set_state(self, doc_id: str, state: DocState) -> None:

@@ -85,12 +85,16 @@ def adopt_lost_documents(journal: Journal, lance: LanceTables) -> tuple[list[str
         have = lance.count_chunks(doc_id, gen)
         if have == 0:  # a record with no text at all (its chunks' version was lost): nothing to keep
             lance.delete_document(doc_id)
-            actions.append(f"dropped the LanceDB record of {name} ({doc_id}): none of its text is stored; ingest "
-                           "its file again")
+            actions.append(
+                f"dropped the LanceDB record of {name} ({doc_id}): none of its text is stored; ingest "
+                "its file again"
+            )
             continue
         if expected <= 0 or have != expected:
-            actions.append(f"kept {have} chunks of {name} ({doc_id}): its record is incomplete, so it stays out of "
-                           "search until the file is ingested again")
+            actions.append(
+                f"kept {have} chunks of {name} ({doc_id}): its record is incomplete, so it stays out of "
+                "search until the file is ingested again"
+            )
             continue
         meta = row_meta(row)
         journal.adopt(doc_id, name, row.get("source_path"), str(row.get("sha256") or ""), gen, expected, meta)
@@ -105,6 +109,12 @@ def unjournaled_chunks(journal: Journal, lance: LanceTables) -> set[str]:
     table = lance.table(DOCUMENTS)
     rows = set()
     if table is not None and int(table.count_rows()):
-        rows = set(table.search().select(["doc_id"]).limit(int(table.count_rows())).to_arrow()
-                   .column("doc_id").to_pylist())
+        rows = set(
+            table.search()
+            .select(["doc_id"])
+            .limit(int(table.count_rows()))
+            .to_arrow()
+            .column("doc_id")
+            .to_pylist()
+        )
     return lance.doc_ids_in_chunks() - known - rows

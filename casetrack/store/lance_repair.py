@@ -43,6 +43,7 @@ class CaseStore(Protocol):
 
     def incomplete_documents(self) -> list[tuple[JournalEntry, int]]: ...
 
+
 log = logging.getLogger(__name__)
 
 
@@ -65,8 +66,10 @@ def rewrite_damaged(store: CaseStore) -> list[str]:
         table = store.lance.table(name)
         fresh, kept, lost = rewrite_readable(store.lance.db, name, table)
         store.lance.replace_handle(name, fresh)
-        actions.append(f"LanceDB table {name}: {why}; rewrote it from the {kept} rows that could be read "
-                       f"({lost} could not)")
+        actions.append(
+            f"LanceDB table {name}: {why}; rewrote it from the {kept} rows that could be read "
+            f"({lost} could not)"
+        )
     return actions
 
 
@@ -86,7 +89,11 @@ def make_whole(store: CaseStore) -> list[str]:
     actions: list[str] = []
     for entry, have in store.incomplete_documents():
         where = f"doc_id = {sql_str(entry.doc_id)} AND gen = {int(entry.gen)}"
-        rows = older_copy(store.lance.db, CHUNKS, where, entry.expected_chunks, set()) if entry.expected_chunks else None
+        rows = (
+            older_copy(store.lance.db, CHUNKS, where, entry.expected_chunks, set())
+            if entry.expected_chunks
+            else None
+        )
         if rows is not None:
             store.lance.mark_commit_start()
             store.lance.replace_document_chunks(entry.doc_id, rows)
@@ -107,9 +114,11 @@ def forget(store: CaseStore, entry: JournalEntry, have: int) -> str:
     store.bm25.delete_document(entry.doc_id)
     store.journal.remove(entry.doc_id)
     source = f' "{entry.source_path}"' if entry.source_path else f" {entry.name}"
-    line = (f"lost {entry.name}: LanceDB's only copy of its text ({entry.expected_chunks - have} of "
-            f"{entry.expected_chunks} chunks) was destroyed; ingest it again: "
-            f'casetrack ingest --case "{store.record.name}"{source}')
+    line = (
+        f"lost {entry.name}: LanceDB's only copy of its text ({entry.expected_chunks - have} of "
+        f"{entry.expected_chunks} chunks) was destroyed; ingest it again: "
+        f'casetrack ingest --case "{store.record.name}"{source}'
+    )
     log.warning("case %s: %s", safe_for_log(store.record.name), safe_for_log(line))
     remember_lost(store.dir, entry.name, entry.sha256, line, entry.source_path)
     return line
@@ -124,7 +133,9 @@ def remember_lost(case_dir: Path, name: str, sha256: str, line: str, source_path
     """Keep the loss on disk: the command that found it may have been a search whose log nobody
     read; `case check` reports it until the file is ingested again."""
     entries = [e for e in _read_lost(case_dir) if e.get("name") != name]
-    entries.append({"name": name, "sha256": sha256, "message": line, "at": time.time(), "source_path": source_path})
+    entries.append(
+        {"name": name, "sha256": sha256, "message": line, "at": time.time(), "source_path": source_path}
+    )
     path = case_dir / LOST_FILE
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(entries, indent=1), encoding="utf-8")
@@ -181,9 +192,17 @@ def restore_document_rows(store: CaseStore) -> list[str]:
         if entry.doc_id in have:
             continue
         store.lance.mark_commit_start()
-        store.lance.upsert_document({**entry.meta, "name": entry.name, "source_path": entry.source_path,
-                                     "sha256": entry.sha256, "chunk_count": entry.expected_chunks,
-                                     "doc_id": entry.doc_id, "gen": entry.gen})
+        store.lance.upsert_document(
+            {
+                **entry.meta,
+                "name": entry.name,
+                "source_path": entry.source_path,
+                "sha256": entry.sha256,
+                "chunk_count": entry.expected_chunks,
+                "doc_id": entry.doc_id,
+                "gen": entry.gen,
+            }
+        )
         store.lance.durable()
         actions.append(f"rewrote the LanceDB record of {entry.name} from the journal")
     return actions

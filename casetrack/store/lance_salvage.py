@@ -32,8 +32,18 @@ def is_lance_failure(exc: BaseException) -> bool:
     if not isinstance(exc, (RuntimeError, ValueError, OSError)):
         return False
     text = str(exc).lower()
-    return any(mark in text for mark in ("lance error", "lanceerror", "invalid input", "not found in target schema",
-                                         "schema error", "not found:", "rust future panicked"))
+    return any(
+        mark in text
+        for mark in (
+            "lance error",
+            "lanceerror",
+            "invalid input",
+            "not found in target schema",
+            "schema error",
+            "not found:",
+            "rust future panicked",
+        )
+    )
 
 
 def unreadable(table: Any) -> str | None:
@@ -130,7 +140,9 @@ def rewrite_readable(db: Any, name: str, table: Any) -> tuple[Any, int, int]:
     reader = pa.RecordBatchReader.from_batches(schema, batches)
     fresh = db.create_table(name, data=reader, schema=schema, mode="overwrite")
     kept = int(fresh.count_rows())
-    log.warning("LanceDB table %s rewritten from its readable rows: %d kept, %d lost", name, kept, salvage.lost)
+    log.warning(
+        "LanceDB table %s rewritten from its readable rows: %d kept, %d lost", name, kept, salvage.lost
+    )
     return fresh, kept, salvage.lost
 
 

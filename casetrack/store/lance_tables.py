@@ -52,8 +52,6 @@ chunk_schema = _schema.chunk_schema
 keyword_texts = _schema.keyword_texts
 
 
-
-
 def sql_str(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
@@ -277,8 +275,9 @@ class LanceTables:
             if self._row_ids is None or self._row_ids.version != version:
                 n = int(table.count_rows())
                 scan = table.search().select(["chunk_id"]).with_row_id(True).limit(max(n, 1)).to_arrow()
-                mapping = dict(zip(scan.column("chunk_id").to_pylist(), scan.column("_rowid").to_pylist(),
-                                   strict=True))
+                mapping = dict(
+                    zip(scan.column("chunk_id").to_pylist(), scan.column("_rowid").to_pylist(), strict=True)
+                )
                 self._row_ids = RowIdMap(version, mapping)
             return self._row_ids.ids
 
@@ -295,7 +294,9 @@ class LanceTables:
             query = query.select([c for c in RESULT_COLUMNS if c in have])
         return query.limit(n).to_arrow().sort_by("seq")
 
-    def fetch_chunks(self, chunk_ids: list[str], columns: list[str] | None = None) -> dict[str, dict[str, Any]]:
+    def fetch_chunks(
+        self, chunk_ids: list[str], columns: list[str] | None = None
+    ) -> dict[str, dict[str, Any]]:
         """chunk_id -> row (as a dict) for the chunks that exist; `columns` default to RESULT_COLUMNS."""
         rows = self.fetch_table(chunk_ids, columns or RESULT_COLUMNS).to_pylist()
         return {r["chunk_id"]: r for r in rows}
@@ -320,7 +321,11 @@ class LanceTables:
         return set(ids.unique().to_pylist())
 
     def dense_search(
-        self, vector: np.ndarray, limit: int, where: str | None, columns: list[str] | None = None,
+        self,
+        vector: np.ndarray,
+        limit: int,
+        where: str | None,
+        columns: list[str] | None = None,
         exact: bool = False,
     ) -> pa.Table:
         """The `limit` nearest chunks by cosine to `vector`: chunk_id, doc_id, gen, _distance and

@@ -42,7 +42,9 @@ def purge_chunks(lance: LanceTables, doc_id: str) -> int:
     ids = dict(lance.row_id_map(table))
     fragments = {rid >> 32 for cid, rid in ids.items() if cid.startswith(prefix)}
     table.delete(f"doc_id = {sql_str(doc_id)}")
-    neighbours = sorted(cid for cid, rid in ids.items() if rid >> 32 in fragments and not cid.startswith(prefix))
+    neighbours = sorted(
+        cid for cid, rid in ids.items() if rid >> 32 in fragments and not cid.startswith(prefix)
+    )
     names = list(table.schema.names)
     for start in range(0, len(neighbours), REWRITE_BATCH):
         rows = lance.fetch_table(neighbours[start : start + REWRITE_BATCH], names).select(names)
@@ -76,4 +78,6 @@ def rebuild_bm25(bm25: Bm25Index, lance: LanceTables, committed: dict[str, int])
 def physical_rows(table: Any) -> int:
     """Rows the table's fragments hold on disk, deleted or not (for checks and tests)."""
     stats = table.stats()["fragment_stats"]
-    return round(float(stats["lengths"]["mean"]) * int(stats["num_fragments"])) if stats["num_fragments"] else 0
+    return (
+        round(float(stats["lengths"]["mean"]) * int(stats["num_fragments"])) if stats["num_fragments"] else 0
+    )

@@ -40,6 +40,7 @@ _BIDI = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\
 class AmbiguousCaseError(CaseTrackError):
     """A reference two cases answer to (one's name, another's id), given to a destructive command."""
 
+
 _MIGRATIONS = [
     """
     CREATE TABLE cases (
@@ -69,7 +70,9 @@ class CaseRecord:
     def require_writable(self) -> None:
         """Raise unless the case takes new documents (closed and archived cases are read-only)."""
         if self.status != CaseStatus.ACTIVE:
-            raise CaseTrackError(f"Case '{self.name}' is {self.status.value} (read-only).", fix=reopen_fix(self.name))
+            raise CaseTrackError(
+                f"Case '{self.name}' is {self.status.value} (read-only).", fix=reopen_fix(self.name)
+            )
 
     def to_json(self) -> CaseJson:
         return {
@@ -91,18 +94,28 @@ def valid_case_name(name: str) -> str:
     over MAX_NAME_LENGTH characters, control or invisible characters, shaped like a case id)."""
     name = " ".join(name.split())
     if not name:
-        raise CaseTrackError("A case needs a name.", fix=Fix("Example", 'casetrack case create "Smith v. Jones"',
-                                                          "create_case", {"name": "Smith v. Jones"}))
+        raise CaseTrackError(
+            "A case needs a name.",
+            fix=Fix(
+                "Example", 'casetrack case create "Smith v. Jones"', "create_case", {"name": "Smith v. Jones"}
+            ),
+        )
     if len(name) > MAX_NAME_LENGTH:
-        raise CaseTrackError(f"A case name can have at most {MAX_NAME_LENGTH} characters; this one has {len(name)}.",
-                             "Use a shorter name (the parties and the docket number are enough).")
+        raise CaseTrackError(
+            f"A case name can have at most {MAX_NAME_LENGTH} characters; this one has {len(name)}.",
+            "Use a shorter name (the parties and the docket number are enough).",
+        )
     if any(unicodedata.category(c) == "Cc" or c in _BIDI for c in name):
-        raise CaseTrackError("A case name cannot contain control or invisible direction characters.",
-                             "Type the name again with letters, digits and punctuation only.")
+        raise CaseTrackError(
+            "A case name cannot contain control or invisible direction characters.",
+            "Type the name again with letters, digits and punctuation only.",
+        )
     if _LOOKS_LIKE_ID.fullmatch(name.casefold()):
         raise CaseTrackError(
             f"'{name}' looks like a case id ({_ID_LENGTH} hexadecimal characters): as a name, commands given it "
-            "could act on the wrong case.", f'Add a word to it, e.g. "Case {name}".')
+            "could act on the wrong case.",
+            f'Add a word to it, e.g. "Case {name}".',
+        )
     return name
 
 
@@ -112,8 +125,10 @@ def _ambiguous(key: str, records: list[CaseRecord], names: set[str]) -> Ambiguou
     refs = [f'"{r.name}"' if r.id == key.lower() or r.id in names else r.id for r in records]
     both = " and ".join(f"'{r.name}' (id {r.id})" for r in records)
     which = " or ".join(f"{ref} for '{r.name}'" for ref, r in zip(refs, records, strict=True))
-    return AmbiguousCaseError(f"'{key}' could mean two cases: {both}. Nothing was changed.",
-                              f"Repeat with a reference only one case answers to: {which}.")
+    return AmbiguousCaseError(
+        f"'{key}' could mean two cases: {both}. Nothing was changed.",
+        f"Repeat with a reference only one case answers to: {which}.",
+    )
 
 
 class CaseRegistry:
@@ -141,9 +156,7 @@ class CaseRegistry:
     def create(self, name: str, case_type: str = "other", language: str = "en") -> CaseRecord:
         name = valid_case_name(name)
         if case_type not in CASE_TYPES:
-            raise CaseTrackError(
-                f"Unknown case type '{case_type}'.", f"Use one of: {', '.join(CASE_TYPES)}."
-            )
+            raise CaseTrackError(f"Unknown case type '{case_type}'.", f"Use one of: {', '.join(CASE_TYPES)}.")
         if language not in LANGUAGES:
             raise CaseTrackError(f"Unknown language '{language}'.", f"Use one of: {', '.join(LANGUAGES)}.")
         now = time.time()
@@ -160,8 +173,12 @@ class CaseRegistry:
             shutil.rmtree(self.case_dir(record.id), ignore_errors=True)
             raise CaseExistsError(
                 f"A case named '{name}' already exists.",
-                fix=Fix("Pick another name, or look at the existing case", f'casetrack case info "{name}"',
-                        "get_case_info", {"case_name": name}),
+                fix=Fix(
+                    "Pick another name, or look at the existing case",
+                    f'casetrack case info "{name}"',
+                    "get_case_info",
+                    {"case_name": name},
+                ),
             ) from e
         return record
 

@@ -37,7 +37,9 @@ def name_key(name: str) -> str:
     return " ".join(name.casefold().split())
 
 
-def open_checked(path: Path, migrate: Callable[[sqlite3.Connection], None]) -> tuple[sqlite3.Connection, str | None]:
+def open_checked(
+    path: Path, migrate: Callable[[sqlite3.Connection], None]
+) -> tuple[sqlite3.Connection, str | None]:
     """The registry's connection, and why the file on disk had to be set aside (None when it
     opened and passed SQLite's quick check)."""
     conn: sqlite3.Connection | None = None
@@ -55,8 +57,10 @@ def open_checked(path: Path, migrate: Callable[[sqlite3.Connection], None]) -> t
         if is_busy(exc):
             raise  # another process is writing it: healthy, never set aside
         aside = set_aside(path)
-        why = (f"the case registry could not be read ({' '.join(str(exc).split())[:80]}); it was moved to "
-               f"{aside.name} and rebuilt from the case folders")
+        why = (
+            f"the case registry could not be read ({' '.join(str(exc).split())[:80]}); it was moved to "
+            f"{aside.name} and rebuilt from the case folders"
+        )
         log.warning("%s", why)
         conn = connect(path)
         migrate(conn)
@@ -71,7 +75,11 @@ def case_folders(cases_dir: Path) -> dict[str, Path]:
     except OSError:
         return {}
     for entry in entries:
-        if CASE_ID.fullmatch(entry.name) and entry.is_dir() and any((entry / m).exists() for m in _CASE_MARKS):
+        if (
+            CASE_ID.fullmatch(entry.name)
+            and entry.is_dir()
+            and any((entry / m).exists() for m in _CASE_MARKS)
+        ):
             found[entry.name] = entry
     return found
 
@@ -111,10 +119,22 @@ def adopt_folders(conn: sqlite3.Connection, cases_dir: Path) -> list[str]:
         taken = conn.execute("SELECT 1 FROM cases WHERE name_key = ?", (name_key(row["name"]),)).fetchone()
         if taken:
             row["name"] = f"{row['name']} (recovered {case_id})"
-        conn.execute("INSERT OR IGNORE INTO cases VALUES (?,?,?,?,?,?,?,?)",
-                     (case_id, row["name"], name_key(row["name"]), row["case_type"], row["language"], row["status"],
-                      row["created_at"], row["updated_at"]))
-        lines.append(f"case '{row['name']}' (id {case_id}) was missing from the registry: added back from its folder")
+        conn.execute(
+            "INSERT OR IGNORE INTO cases VALUES (?,?,?,?,?,?,?,?)",
+            (
+                case_id,
+                row["name"],
+                name_key(row["name"]),
+                row["case_type"],
+                row["language"],
+                row["status"],
+                row["created_at"],
+                row["updated_at"],
+            ),
+        )
+        lines.append(
+            f"case '{row['name']}' (id {case_id}) was missing from the registry: added back from its folder"
+        )
         log.warning("%s", safe_for_log(lines[-1]))
     return lines
 
