@@ -92,12 +92,8 @@ def _code_key(m: re.Match[str]) -> str:
     code = re.sub(r"\s", "", m["code"]).replace("U.S.C.A.", "U.S.C.")
     section = m["sec"]
     first, _, rest = section.partition("-")
-    if (
-        rest
-        and re.match(r"\d+", first)
-        and re.match(r"\d+", rest)
-        and re.match(r"\d+", first)[0] == re.match(r"\d+", rest)[0]
-    ):  # type: ignore[index]
+    lead_a, lead_b = re.match(r"\d+", first), re.match(r"\d+", rest)
+    if rest and lead_a and lead_b and lead_a[0] == lead_b[0]:
         section = first  # a range "270a-270f" cites its first section; "10b-5" is one section's name
     return f"{m['title']} {code} § {section}"
 
