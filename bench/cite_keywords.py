@@ -26,7 +26,7 @@ sys.path.insert(0, str(REPO))
 from bench.blind import DATA, PageBM25  # noqa: E402
 from casetrack.app import CaseTrack  # noqa: E402
 from casetrack.config import resolve_settings  # noqa: E402
-from casetrack.search.config import SearchConfig  # noqa: E402
+from casetrack.search.ranking.config import SearchConfig  # noqa: E402
 
 SET = REPO / "bench" / "questions" / "keyword_terms.json"
 
@@ -57,7 +57,7 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     spec = json.loads(SET.read_text())
-    systems = {"pipeline": SearchConfig(), "+ topic cue": SearchConfig(topic_weight=2.0)}
+    systems = {"pipeline": SearchConfig(), "+ topic cue": SearchConfig.of(topic_weight=2.0)}
     table: dict[str, dict[str, list[tuple[float, float]]]] = {}
     for arg in args.case:
         key, rest = arg.split("=", 1)

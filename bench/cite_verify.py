@@ -58,7 +58,7 @@ from casetrack.parse import parse_file  # noqa: E402
 from casetrack.quote.diff import is_number, looks_portuguese  # noqa: E402
 from casetrack.quote.diff import words as split_words  # noqa: E402
 from casetrack.quote.fold import fold_text  # noqa: E402
-from casetrack.search.cite_parse import parse_citation  # noqa: E402
+from casetrack.search.citecheck.citation import parse_citation  # noqa: E402
 
 SHARED = REPO.parent / "shared"
 CUAD = SHARED / "data/legal_span_bench/cuad_pdf"

@@ -32,8 +32,9 @@ sys.path.insert(0, str(REPO))
 from casetrack.app import CaseTrack  # noqa: E402
 from casetrack.config import resolve_settings  # noqa: E402
 from casetrack.domain import SearchHit  # noqa: E402
-from casetrack.search import pincite  # noqa: E402
-from casetrack.search.pincite import line_starts, pin_offsets  # noqa: E402
+from casetrack.search.pincite import span as pincite  # noqa: E402
+from casetrack.search.pincite.hit import pin_offsets  # noqa: E402
+from casetrack.search.pincite.layout import line_starts  # noqa: E402
 
 SHARED = REPO.parent / "shared"
 BENCH = SHARED / "data/legal_span_bench"

@@ -30,9 +30,9 @@ os.environ.setdefault("LANCEDB_LOG", "error")
 from bench.metrics import median, percentile  # noqa: E402
 from casetrack.app import CaseTrack  # noqa: E402
 from casetrack.config import resolve_settings  # noqa: E402
-from casetrack.search.config import SearchConfig  # noqa: E402
+from casetrack.search.filters import SearchFilters  # noqa: E402
 from casetrack.search.legal_filters import legal_filters  # noqa: E402
-from casetrack.search.results import SearchFilters  # noqa: E402
+from casetrack.search.ranking.config import SearchConfig  # noqa: E402
 from casetrack.store import lance_tables as lt  # noqa: E402
 
 MODELS = REPO.parent / "shared" / "models"
@@ -151,7 +151,7 @@ FILTERS: dict[str, dict[str, Any]] = {
 
 
 def run(app: CaseTrack, case: str, queries: list[str]) -> list[tuple[str, float, float, int, int]]:
-    cfg = SearchConfig(cache_queries=False)
+    cfg = SearchConfig.of(cache_queries=False)
     store = app.open_case(case)
     try:
         meta = {e.name: (e.meta.get("legal") or {}) for e in store.documents()}

@@ -30,7 +30,7 @@ from bench.metrics import median, percentile  # noqa: E402
 from bench.retrieval import question_only  # noqa: E402
 from casetrack.app import CaseTrack  # noqa: E402
 from casetrack.config import resolve_settings  # noqa: E402
-from casetrack.search.config import SearchConfig  # noqa: E402
+from casetrack.search.ranking.config import SearchConfig  # noqa: E402
 from casetrack.store import lance_tables as lt  # noqa: E402
 
 SHARED = REPO.parent / "shared"
@@ -41,14 +41,16 @@ REPLICA_DOC = 1000  # chunks per replicated document
 _ALL = ("bm25", "dense", "sparse", "e7")
 CONFIGS = {
     # The spec's stages 1-2: BM25 recall, E1 ranks BM25's candidates, RRF (no ANN).
-    "bm25 recall + rrf": SearchConfig(
+    "bm25 recall + rrf": SearchConfig.of(
         lists=("bm25", "dense"), dense_recall=False, boost=False, rerank=False, cache_queries=False
     ),
     # The same with E1 nearest neighbours added to the candidates (the ANN query).
-    "bm25+dense rrf": SearchConfig(lists=("bm25", "dense"), boost=False, rerank=False, cache_queries=False),
-    "+sparse+e7": SearchConfig(lists=_ALL, boost=False, rerank=False, cache_queries=False),
-    "+boost (default)": SearchConfig(lists=_ALL, boost=True, rerank=False, cache_queries=False),
-    "+rerank (all)": SearchConfig(lists=_ALL, boost=True, rerank=True, cache_queries=False),
+    "bm25+dense rrf": SearchConfig.of(
+        lists=("bm25", "dense"), boost=False, rerank=False, cache_queries=False
+    ),
+    "+sparse+e7": SearchConfig.of(lists=_ALL, boost=False, rerank=False, cache_queries=False),
+    "+boost (default)": SearchConfig.of(lists=_ALL, boost=True, rerank=False, cache_queries=False),
+    "+rerank (all)": SearchConfig.of(lists=_ALL, boost=True, rerank=True, cache_queries=False),
 }
 
 

@@ -17,8 +17,8 @@ sys.path.insert(0, str(REPO))
 from bench.metrics import floor_rank_percentile, median  # noqa: E402
 from casetrack.app import CaseTrack  # noqa: E402
 from casetrack.config import resolve_settings  # noqa: E402
-from casetrack.search.config import SearchConfig  # noqa: E402
-from casetrack.search.runtime import Inline  # noqa: E402
+from casetrack.search.ranking.config import SearchConfig  # noqa: E402
+from casetrack.search.ranking.runtime import Inline  # noqa: E402
 
 CUAD = REPO.parent / "shared/data/legal_span_bench/benchmarks/cuad.json"
 
@@ -35,8 +35,8 @@ def main() -> None:
     tests = json.loads(CUAD.read_text())["tests"]
     questions = list(dict.fromkeys(t["question"] for t in tests))[: args.queries]
     configs = {
-        "bm25+e1": SearchConfig(lists=("bm25", "dense"), boost=False, rerank=False, cache_queries=False),
-        "default": SearchConfig(cache_queries=False),
+        "bm25+e1": SearchConfig.of(lists=("bm25", "dense"), boost=False, rerank=False, cache_queries=False),
+        "default": SearchConfig.of(cache_queries=False),
     }
     runtime = app.search_runtime
     threaded = runtime.io

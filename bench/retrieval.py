@@ -330,7 +330,7 @@ def run_ablation(
     """All queries of `ds` under one SearchConfig; raises if the config or the first search fails.
 
     `questions`: send only the question part of LegalBench-RAG style queries."""
-    from casetrack.search.config import SearchConfig
+    from casetrack.search.ranking.config import SearchConfig
 
     cfg = SearchConfig().with_(**changes, cache_queries=False)  # each ablation pays its own encoding
     top_k = 20 if ds.kind == "graded" else 10

@@ -4,7 +4,7 @@
 The unit tests (tests/test_search_signals.py, tests/test_search_boost.py) keep only generous bounds
 that a loaded machine meets; this script prints the figures. Reference on the 2-core dev machine:
 extract 0.05-0.55 ms, boost 0.5-1.9 ms (median). A boost median of 15-25 ms means the matcher
-regexes lost their literal prefixes (casetrack.search.boost.Matcher) and scan every position again.
+regexes lost their literal prefixes (casetrack.search.ranking.boost.Matcher) and scan every position again.
 Usage: .venv/bin/python bench/signal_speed.py [--runs N]
 """
 
@@ -21,8 +21,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from casetrack.search.boost import boost_scores  # noqa: E402
-from casetrack.search.signals import extract_signals  # noqa: E402
+from casetrack.search.query.signals import extract_signals  # noqa: E402
+from casetrack.search.ranking.boost import boost_scores  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data"
 SOURCES = [  # (file under DATA, an anchor in it)

@@ -29,7 +29,7 @@ from casetrack.app import CaseTrack
 from casetrack.app.portable import export_case, import_case
 from casetrack.config import resolve_settings
 from casetrack.domain import SearchResponse
-from casetrack.search.output import response_json
+from casetrack.search.ranking.output import response_json
 from casetrack.store.case_archive import ArchiveError
 from tests.cli_runner import run
 from tests.conftest import DATA, MODELS, require

@@ -6,7 +6,7 @@ import numpy as np
 import pyarrow as pa
 
 from casetrack.chunk.windows import pack_windows, sentence_windows, unpack_windows, window_spans
-from casetrack.search.stages import windowed_dense_scores
+from casetrack.search.ranking.scores import windowed_dense_scores
 
 
 def test_windows_are_three_sentences_overlapping_by_one() -> None:
@@ -71,7 +71,8 @@ def test_window_spans_index_the_chunk_text() -> None:
 
 
 def test_a_paraphrase_pin_falls_in_the_window_that_matched() -> None:
-    from casetrack.search.pincite import pin_span
+    from casetrack.search.pincite.span import pin_span
+    from casetrack.search.query.roles import term_roles
     from casetrack.store.bm25 import build_analyzer
 
     text = (
@@ -82,8 +83,10 @@ def test_a_paraphrase_pin_falls_in_the_window_that_matched() -> None:
     focus = window_spans(text)[1]
     assert text[focus[0] :].startswith("Payments go")
     # No sentence shares more than one word with the question: the matched window is shown.
-    start, end = pin_span(text, "can I get out of the deal before it ends?", analyzer, focus=focus)
+    start, end = pin_span(
+        text, term_roles("can I get out of the deal before it ends?", analyzer), analyzer, focus=focus
+    )
     assert "leave early" in text[start:end] and focus[0] <= start and end <= focus[1]
     # A word match still decides when the words do point somewhere.
-    start, end = pin_span(text, "pets allowed", analyzer, focus=focus)
+    start, end = pin_span(text, term_roles("pets allowed", analyzer), analyzer, focus=focus)
     assert "Pets" in text[start:end]

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from casetrack.cli.main import cli
-from casetrack.search.relevance import NO_GOOD_MATCH
+from casetrack.search.ranking.relevance import NO_GOOD_MATCH
 from tests.conftest import DATA, require
 
 CUAD_PDF = (

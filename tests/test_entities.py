@@ -10,7 +10,7 @@ import pytest
 from casetrack.app import CaseTrack
 from casetrack.config import resolve_settings
 from casetrack.errors import CaseTrackError
-from casetrack.search.entities import EntityResult, find_entity, match_tokens, tokens
+from casetrack.search.entities.mentions import EntityResult, find_entity, match_tokens, tokens
 from casetrack.store.case_store import CaseStore
 from tests.conftest import MODELS
 

@@ -9,8 +9,8 @@ import pytest
 
 from casetrack.app import CaseTrack
 from casetrack.config import resolve_settings
+from casetrack.search.filters import SearchFilters
 from casetrack.search.legal_filters import legal_filters
-from casetrack.search.results import SearchFilters
 from tests.cli_runner import run, run_json
 from tests.conftest import MODELS
 

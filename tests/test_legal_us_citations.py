@@ -8,7 +8,7 @@ import pytest
 
 from casetrack.legal.parties import caption_parties
 from casetrack.legal.us_citations import eyecite, find_us_citations
-from casetrack.search.signals import extract_signals
+from casetrack.search.query.signals import extract_signals
 from tests.conftest import DATA, require
 
 OPINION = DATA / "legal_docs_us_courts" / "extra_from_history" / "opinion_text.txt"

@@ -145,7 +145,7 @@ def service_of(case_home: Path) -> Iterator[Any]:
 
 
 def search(service: Service) -> dict[str, Any]:
-    from casetrack.search.output import response_json
+    from casetrack.search.ranking.output import response_json
 
     return answer(dict(response_json(service.app.search(CASE, QUERY, top_k=8))))
 

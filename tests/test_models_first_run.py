@@ -22,7 +22,7 @@ from casetrack.embed.catalog import discover_models, file_sha256
 from casetrack.embed.importing import carry_over, import_models, shadowed_warning
 from casetrack.mcp import render
 from casetrack.mcp.server import SessionState, build_server
-from casetrack.search.output import response_json
+from casetrack.search.ranking.output import response_json
 from tests.cli_runner import run
 from tests.conftest import MODELS, REPO
 from tests.fake_hub import FakeHub

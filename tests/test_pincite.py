@@ -9,10 +9,12 @@ from typing import Any
 import pyarrow as pa
 
 from casetrack.domain import ExtractionMethod, Provenance, SearchHit
-from casetrack.search.output import hit_json
-from casetrack.search.pin_terms import CONTEXT_WEIGHT, query_terms
-from casetrack.search.pincite import line_starts, pin_provenance, pin_span, sentences, stored_line_numbers
-from casetrack.search.snippet import readable
+from casetrack.search.pincite.layout import line_starts, sentences
+from casetrack.search.pincite.provenance import pin_provenance, stored_line_numbers
+from casetrack.search.pincite.snippet import readable
+from casetrack.search.pincite.span import pin_span
+from casetrack.search.query.roles import CONTEXT_WEIGHT, term_roles
+from casetrack.search.ranking.output import hit_json
 from casetrack.store.analyzers import build_analyzer
 from casetrack.store.lance_tables import LanceTables, chunk_schema
 
@@ -52,7 +54,7 @@ def chunk_prov(
 
 
 def pinned(query: str, **kw: object) -> str:
-    start, end = pin_span(CONTRACT, query, EN, **kw)  # type: ignore[arg-type]
+    start, end = pin_span(CONTRACT, term_roles(query, EN), EN, **kw)  # type: ignore[arg-type]
     return CONTRACT[start:end]
 
 
@@ -79,9 +81,9 @@ def test_phrase_and_rare_terms_outweigh_common_words() -> None:
 
 def test_exact_span_wins_and_is_moved_off_mid_word() -> None:
     at = CONTRACT.index("bear interest")
-    assert pin_span(CONTRACT, "anything", EN, exact=(at + 2, at + 13)) == (at, at + 13)
+    assert pin_span(CONTRACT, term_roles("anything", EN), EN, exact=(at + 2, at + 13)) == (at, at + 13)
     # Whitespace at its edges is dropped.
-    assert pin_span(CONTRACT, "x", EN, exact=(at - 1, at + 14)) == (at, at + 13)
+    assert pin_span(CONTRACT, term_roles("x", EN), EN, exact=(at - 1, at + 14)) == (at, at + 13)
 
 
 def test_focus_decides_when_no_sentence_shares_two_terms() -> None:
@@ -99,7 +101,7 @@ def test_a_long_sentence_is_trimmed_to_its_best_lines() -> None:
     lines = [f"the supplier shall deliver item {i} to the warehouse on schedule and" for i in range(20)]
     lines[14] = "the buyer may reject nonconforming goods within ten business days and"
     text = "\n".join(lines) + " so on."
-    start, end = pin_span(text, "reject nonconforming goods", EN, max_lines=6)
+    start, end = pin_span(text, term_roles("reject nonconforming goods", EN), EN, max_lines=6)
     starts = line_starts(text)
     first = max(i for i, s in enumerate(starts) if s <= start)
     last = max(i for i, s in enumerate(starts) if s <= end - 1)
@@ -199,15 +201,15 @@ def test_query_terms_separate_names_context_and_the_question() -> None:
         'Consider the contract "SUPPLY AGREEMENT" (parties named in it: Acme Corp.; Dr. Murray; mPhase); '
         "What is the notice period required to terminate this contract?"
     )
-    terms = query_terms(query, EN)
+    terms = term_roles(query, EN)
     assert {"acm", "murray", "mphase", "suppli"} <= terms.names
     assert terms.role["notic"] == terms.role["termin"] == 1.0
     # The clause before the question, the parentheses and "this contract" only set the scene.
     assert terms.role["consid"] == terms.role["parti"] == terms.role["contract"] == CONTEXT_WEIGHT
     assert "what" not in terms.content
     # A Title Case keyword query has no names; a query of names only is about those names.
-    assert query_terms("Governing Law", EN).names == frozenset()
-    assert query_terms("Judge Smith", EN).content == ("judg", "smith")
+    assert term_roles("Governing Law", EN).names == frozenset()
+    assert term_roles("Judge Smith", EN).content == ("judg", "smith")
 
 
 def test_names_do_not_pull_the_pin_to_the_cover_page() -> None:
@@ -216,7 +218,7 @@ def test_names_do_not_pull_the_pin_to_the_cover_page() -> None:
         "Either party may terminate this Agreement on ninety days written notice to the other party."
     )
     query = "In the supply agreement between Acme and Beta, how much notice is needed to terminate?"
-    start, end = pin_span(text, query, EN)
+    start, end = pin_span(text, term_roles(query, EN), EN)
     assert text[start:end].startswith("Either party may terminate")
 
 

@@ -19,8 +19,10 @@ from casetrack.domain import FileType, Page, ParsedDocument, SearchHit
 from casetrack.parse.docx import parse_docx
 from casetrack.parse.pdf import parse_pdf
 from casetrack.parse.text import parse_text
-from casetrack.search.pincite import line_starts, pin_offsets, pin_provenance
-from casetrack.search.snippet import has_margin_numbers, readable
+from casetrack.search.pincite.hit import pin_offsets
+from casetrack.search.pincite.layout import line_starts
+from casetrack.search.pincite.provenance import pin_provenance
+from casetrack.search.pincite.snippet import has_margin_numbers, readable
 from tests.conftest import DATA, MODELS, require
 
 COURTS = DATA / "legal_docs_us_courts"

@@ -6,7 +6,9 @@ import time
 
 import pytest
 
-from casetrack.search.boost import (
+from casetrack.search.query.analysis import stems_of
+from casetrack.search.query.signals import Kind, extract_signals
+from casetrack.search.ranking.boost import (
     HEADING_WEIGHT,
     PARTIAL,
     SATURATION,
@@ -14,7 +16,6 @@ from casetrack.search.boost import (
     boost_scores,
     heading_cue,
 )
-from casetrack.search.signals import Kind, extract_signals
 from casetrack.store.case_store import doc_of_chunk
 from tests.test_search_signals import ABILITY, LENER, OPINION, TJDFT, passage
 
@@ -74,7 +75,9 @@ def test_boost_stays_in_range_on_real_chunks() -> None:
     query = 'Section 8.1 "Effective Date" $5 million, October 1, 2019, Ability Computer'
     signals = extract_signals(query, "en")
     texts = [(f"c{i}", passage(CONTRACT_CHUNK[0], CONTRACT_CHUNK[1], 200 * i)) for i in range(1, 8)]
-    for value in boost_scores(signals, texts, heading_weight=HEADING_WEIGHT).values():
+    for value in boost_scores(
+        signals, texts, heading_weight=HEADING_WEIGHT, heading_stems=stems_of(signals.query)
+    ).values():
         assert 0.0 <= value <= 1.0
 
 
@@ -99,7 +102,10 @@ def test_heading_cue_is_opt_in() -> None:
     signals = extract_signals("governing law", "en")
     candidates = [("h", "Governing Law\nThis Agreement shall be governed by New York law.")]
     assert boost_scores(signals, candidates) == {"h": 0.0}
-    assert boost_scores(signals, candidates, heading_weight=HEADING_WEIGHT) == {"h": HEADING_WEIGHT}
+    wanted = stems_of("governing law")
+    assert boost_scores(signals, candidates, heading_weight=HEADING_WEIGHT, heading_stems=wanted) == {
+        "h": HEADING_WEIGHT
+    }
 
 
 def test_matching_fifty_chunks_is_fast() -> None:
@@ -129,7 +135,7 @@ def test_matching_fifty_chunks_is_fast() -> None:
 def test_a_signal_most_candidates_hold_is_discounted() -> None:
     """A contract's title quoted in a question about one clause is on most of its pages: it cannot
     tell them apart. A CNJ number held by one candidate of many keeps its full weight."""
-    from casetrack.search.boost import COMMON_MIN_CANDIDATES, rarity
+    from casetrack.search.ranking.boost import COMMON_MIN_CANDIDATES, rarity
 
     assert rarity(0.01) == rarity(0.05) == 1.0
     assert rarity(0.22) == pytest.approx(0.5, abs=0.02) and rarity(1.0) == 0.0

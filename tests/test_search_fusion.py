@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from casetrack.search.fusion import reciprocal_rank_fusion
+from casetrack.search.ranking.fusion import reciprocal_rank_fusion
 
 
 def test_rrf_uses_ranks_not_scores() -> None:

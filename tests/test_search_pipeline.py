@@ -9,7 +9,8 @@ import pytest
 from casetrack.app import CaseTrack
 from casetrack.config import resolve_settings
 from casetrack.errors import CaseTrackError, DocumentNotFoundError
-from casetrack.search.pincite import pin_span
+from casetrack.search.pincite.span import pin_span
+from casetrack.search.query.roles import term_roles
 from casetrack.store.bm25 import build_analyzer
 from tests.conftest import MODELS
 
@@ -69,14 +70,15 @@ def test_the_pin_picks_the_matching_sentence() -> None:
         + "Either party may terminate on sixty days notice. "
         + "Deposit terms. " * 30
     )
-    start, end = pin_span(text, "terminate notice", build_analyzer("en"))
+    analyzer = build_analyzer("en")
+    start, end = pin_span(text, term_roles("terminate notice", analyzer), analyzer)
     assert "Either party may terminate on sixty days notice." in text[start:end] and end - start <= 90
 
 
 def test_every_stage_runs_and_names_itself(app: CaseTrack) -> None:
-    from casetrack.search.config import SearchConfig
+    from casetrack.search.ranking.config import SearchConfig
 
-    full = SearchConfig(lists=("bm25", "dense", "sparse", "e7"), boost=False, rerank=True)
+    full = SearchConfig.of(lists=("bm25", "dense", "sparse", "e7"), boost=False, rerank=True)
     response = app.search("Lease", "how can the agreement be cancelled", top_k=2, config=full)
     assert response.stages_used == ["bm25", "dense", "dense_windows", "sparse", "e7", "rrf", "rerank"]
     assert response.hits[0].provenance.document == "lease.txt"
@@ -84,28 +86,28 @@ def test_every_stage_runs_and_names_itself(app: CaseTrack) -> None:
 
 
 def test_ablation_configs(app: CaseTrack) -> None:
-    from casetrack.search.config import SearchConfig
+    from casetrack.search.ranking.config import SearchConfig
 
     dense_only = app.search(
-        "Lease", "ending the agreement early", config=SearchConfig(lists=("dense",), boost=False)
+        "Lease", "ending the agreement early", config=SearchConfig.of(lists=("dense",), boost=False)
     )
     assert dense_only.stages_used == ["dense", "dense_windows"] and dense_only.hits
-    chunk_only = SearchConfig(lists=("dense",), boost=False, dense_windows=False)
+    chunk_only = SearchConfig.of(lists=("dense",), boost=False, dense_windows=False)
     assert app.search("Lease", "ending the agreement early", config=chunk_only).stages_used == ["dense"]
-    bm25_only = app.search("Lease", "vacation", config=SearchConfig(lists=("bm25",), boost=False))
+    bm25_only = app.search("Lease", "vacation", config=SearchConfig.of(lists=("bm25",), boost=False))
     assert bm25_only.stages_used == ["bm25"]
     assert [h.provenance.document for h in bm25_only.hits] == ["policy.txt"]
     # BM25 recall only: dense re-ranks BM25's candidates but adds none.
-    recall = SearchConfig(lists=("bm25", "dense"), dense_recall=False, boost=False)
+    recall = SearchConfig.of(lists=("bm25", "dense"), dense_recall=False, boost=False)
     ranked = app.search("Lease", "vacation", config=recall)
     assert ranked.stages_used == ["bm25", "dense", "dense_windows", "rrf"]
     assert [h.provenance.document for h in ranked.hits] == ["policy.txt"]
     with pytest.raises(ValueError):
-        SearchConfig(lists=("bm25", "colbert"))
+        SearchConfig.of(lists=("bm25", "colbert"))
 
 
 def test_filters_context_and_per_document_view(app: CaseTrack, tmp_path: Path) -> None:
-    from casetrack.search.results import SearchFilters
+    from casetrack.search.filters import SearchFilters
 
     long_doc = "\n\n".join(
         f"Clause {i}. The supplier shall deliver batch {i} of the goods within {i + 10} days of the order."
@@ -131,7 +133,7 @@ def test_filters_context_and_per_document_view(app: CaseTrack, tmp_path: Path) -
 
 
 def test_boost_lifts_the_chunk_with_the_exact_cnj_number(app: CaseTrack, tmp_path: Path) -> None:
-    from casetrack.search.config import SearchConfig
+    from casetrack.search.ranking.config import SearchConfig
 
     body = "O autor requer a condenação do réu ao pagamento de indenização por danos morais."
     (tmp_path / "processo_a.txt").write_text(f"Processo nº 0001234-56.2020.8.26.0100. {body}")
@@ -143,8 +145,8 @@ def test_boost_lifts_the_chunk_with_the_exact_cnj_number(app: CaseTrack, tmp_pat
         "ingested",
     ]
     query = "indenização por danos morais no processo 0009876-54.2019.8.26.0100"
-    plain = app.search("Lease", query, top_k=2, config=SearchConfig(lists=("dense",), boost=False))
-    boosted = app.search("Lease", query, top_k=2, config=SearchConfig(lists=("dense",), boost=True))
+    plain = app.search("Lease", query, top_k=2, config=SearchConfig.of(lists=("dense",), boost=False))
+    boosted = app.search("Lease", query, top_k=2, config=SearchConfig.of(lists=("dense",), boost=True))
     assert "boost" in boosted.stages_used and "boost" not in plain.stages_used
     assert boosted.hits[0].provenance.document == "processo_b.txt"
     # Same text otherwise: dense alone separates them by ~1/61 - 1/62; the exact CNJ match adds ~1/61.
@@ -153,19 +155,19 @@ def test_boost_lifts_the_chunk_with_the_exact_cnj_number(app: CaseTrack, tmp_pat
 
 
 def test_a_repeated_query_reuses_its_vectors_unless_told_not_to(app: CaseTrack) -> None:
-    from casetrack.search.config import SearchConfig
+    from casetrack.search.ranking.config import SearchConfig
 
     first = app.search("Lease", "who keeps the deposit", top_k=2)
     cached = [k for k in app.search_runtime.cached_queries() if k[2] == "who keeps the deposit"]
     assert {k[0] for k in cached} == {"dense", "sparse", "e7"}
     page2 = app.search("Lease", "who keeps the deposit", top_k=1, offset=1)
     assert [h.chunk_id for h in page2.hits] == [h.chunk_id for h in first.hits][1:2]
-    app.search("Lease", "who pays the rent", config=SearchConfig(cache_queries=False))
+    app.search("Lease", "who pays the rent", config=SearchConfig.of(cache_queries=False))
     assert not [k for k in app.search_runtime.cached_queries() if k[2] == "who pays the rent"]
 
 
 def test_a_portuguese_case_leaves_out_the_english_only_e7(tmp_path: Path) -> None:
-    from casetrack.search.config import SearchConfig
+    from casetrack.search.ranking.config import SearchConfig
 
     app = CaseTrack(resolve_settings(tmp_path / "home", MODELS, environ={}))
     app.create_case("Processo", language="pt")
@@ -178,7 +180,7 @@ def test_a_portuguese_case_leaves_out_the_english_only_e7(tmp_path: Path) -> Non
     assert "e7" not in response.stages_used and {"bm25", "dense", "sparse"} <= set(response.stages_used)
     assert SearchConfig().lists_for("pt-BR") == ("bm25", "dense", "sparse")
     assert SearchConfig().lists_for("en") == ("bm25", "dense", "sparse", "e7")
-    every = app.search("Processo", "como rescindir o contrato?", config=SearchConfig(skip_lists={}))
+    every = app.search("Processo", "como rescindir o contrato?", config=SearchConfig.of(skip_lists={}))
     assert "e7" in every.stages_used
 
 
@@ -219,11 +221,13 @@ def test_a_pasted_passage_comes_first_and_nonsense_is_no_good_match(app: CaseTra
 
 
 def test_a_query_that_sets_a_scene_also_ranks_by_its_question_alone(app: CaseTrack) -> None:
-    from casetrack.search.config import SearchConfig
+    from casetrack.search.ranking.config import SearchConfig
 
     scene = "Consider the lease between the tenant and the landlord; how can the agreement be cancelled?"
     response = app.search("Lease", scene, top_k=2)
     assert "question" in response.stages_used and response.hits[0].provenance.document == "lease.txt"
     assert "terminate" in response.hits[0].snippet
-    assert "question" not in app.search("Lease", scene, config=SearchConfig(question_weight=0.0)).stages_used
+    assert (
+        "question" not in app.search("Lease", scene, config=SearchConfig.of(question_weight=0.0)).stages_used
+    )
     assert "question" not in app.search("Lease", "how can the agreement be cancelled?").stages_used

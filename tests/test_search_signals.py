@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from casetrack.search.boost import matches
-from casetrack.search.signals import Kind, Signal, extract_signals, find_signals, fold
+from casetrack.search.query.signals import Kind, Signal, extract_signals, find_signals, fold
+from casetrack.search.ranking.boost import matches
 from tests.conftest import DATA, require
 
 CUAD = "legal_span_bench/corpus/cuad/"

@@ -6,7 +6,7 @@ import numpy as np
 import pyarrow as pa
 
 from casetrack.embed.sparse import SparseVector
-from casetrack.search.stages import dense_scores, rank_by, sparse_scores
+from casetrack.search.ranking.scores import dense_scores, rank_by, sparse_scores
 
 
 def test_dense_scores_skip_rows_without_vectors() -> None:

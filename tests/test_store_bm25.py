@@ -167,13 +167,14 @@ def test_portuguese_keeps_stopwords_and_exact_phrases(pt_index: Bm25Index) -> No
 
 
 def test_pins_find_the_matching_sentence_in_both_languages() -> None:
-    from casetrack.search.pincite import pin_span
+    from casetrack.search.pincite.span import pin_span
+    from casetrack.search.query.roles import term_roles
 
     pt_text = "O relator votou. " * 20 + "As contestações foram juntadas tarde. " + "Nada mais. " * 20
-    start, end = pin_span(pt_text, "contestacoes", build_analyzer("pt"))
+    start, end = pin_span(pt_text, term_roles("contestacoes", build_analyzer("pt")), build_analyzer("pt"))
     assert "contestações" in pt_text[start:end] and end - start <= 100
     en_text = "Rent is due. " * 20 + "Either party may terminate the agreement. " + "The end. " * 20
-    start, end = pin_span(en_text, "the termination", build_analyzer("en"))
+    start, end = pin_span(en_text, term_roles("the termination", build_analyzer("en")), build_analyzer("en"))
     assert "terminate" in en_text[start:end] and end - start <= 100
 
 

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from casetrack.search.naming import find_naming, reorder_within
-from casetrack.search.relevance import NO_GOOD_MATCH, label, lexical, relevance, semantic
-from casetrack.search.topic import line_is_about, query_terms, topic_scores
+from casetrack.search.query import analyse
+from casetrack.search.ranking.naming import find_naming, reorder_within
+from casetrack.search.ranking.relevance import NO_GOOD_MATCH, label, lexical, relevance, semantic
+from casetrack.search.ranking.topic import line_is_about, topic_scores
 from casetrack.store.bm25 import build_analyzer
+
+
+def query_terms(text: str) -> frozenset[str]:
+    """A keyword query's topic stems, as the search reads them (`Query.keyword_stems`)."""
+    language = "pt" if "ç" in text else "en"
+    return analyse(text, build_analyzer(language), language).keyword_stems
 
 
 def test_keyword_queries_and_questions() -> None:
@@ -34,8 +41,9 @@ def test_lines_about_a_term_and_passing_mentions() -> None:
 def test_topic_scores_lift_the_clause_not_the_mention() -> None:
     clause = "14. GOVERNING LAW\nThis Agreement is governed by the laws of New York."
     mention = "Except as provided in Section 14 (Governing Law), each party bears its own costs."
-    assert topic_scores("governing law", [("c", clause), ("m", mention)]) == {"c": 1.0}
-    assert topic_scores("what law governs the agreement between the parties and why", [("c", clause)]) == {}
+    assert topic_scores(query_terms("governing law"), [("c", clause), ("m", mention)]) == {"c": 1.0}
+    question = query_terms("what law governs the agreement between the parties and why")
+    assert topic_scores(question, [("c", clause)]) == {}
 
 
 def test_relevance_scale() -> None:
@@ -59,16 +67,14 @@ def test_naming_words_pick_the_document_and_leave_the_question() -> None:
         "d1": "SUPPLY AGREEMENT between Zentrix Corp. and Quorvane Ltd.",
         "d2": "LEASE between Alpha and Beta",
     }
-    naming = find_naming(query, analyzer, (freqs, 1000), covers)
+    naming = find_naming(query, terms, analyzer, freqs, 1000, covers)
     assert naming is not None and naming.documents == {"d1"}
     assert "Zentrix" not in naming.residual and "days notice" in naming.residual
     # No rare word, or rare words in too many covers: nothing is named.
-    assert (
-        find_naming("how many days notice ends it", analyzer, (dict.fromkeys(terms, 40), 1000), covers)
-        is None
-    )
+    plain = "how many days notice ends it"
+    assert find_naming(plain, analyzer.terms(plain), analyzer, dict.fromkeys(terms, 40), 1000, covers) is None
     many = {f"d{i}": "Zentrix Quorvane" for i in range(4)}
-    assert find_naming(query, analyzer, (freqs, 1000), many) is None
+    assert find_naming(query, terms, analyzer, freqs, 1000, many) is None
 
 
 def test_a_date_on_another_cover_does_not_unname_the_document() -> None:
@@ -82,7 +88,7 @@ def test_a_date_on_another_cover_does_not_unname_the_document() -> None:
         "d3": "LICENSE of 2005",
         "d4": "SUPPLY AGREEMENT of March 2005",
     }
-    naming = find_naming(query, analyzer, (freqs, 1000), covers)
+    naming = find_naming(query, terms, analyzer, freqs, 1000, covers)
     # The others hold one of the four words d1 holds: they are not named (before, any cover holding
     # one rare word of the query counted, and four named covers meant none).
     assert naming is not None and naming.documents == {"d1"}

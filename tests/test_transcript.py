@@ -23,7 +23,8 @@ from casetrack.parse.pdf import parse_pdf
 from casetrack.parse.pdf_chars import dedupe_chars, words_from_chars
 from casetrack.parse.pdf_transcript import condensed_blocks
 from casetrack.parse.transcript import page_lines, with_transcripts
-from casetrack.search.pincite import line_starts, pin_provenance
+from casetrack.search.pincite.layout import line_starts
+from casetrack.search.pincite.provenance import pin_provenance
 from tests import transcript_maker as tm
 from tests.conftest import DATA, require
 

@@ -23,7 +23,8 @@ from casetrack.parse.bates import with_bates
 from casetrack.parse.ocr_pages import page_from_ocr
 from casetrack.parse.options import ParseOptions
 from casetrack.parse.transcript import page_lines
-from casetrack.search.pincite import line_starts, pin_provenance
+from casetrack.search.pincite.layout import line_starts
+from casetrack.search.pincite.provenance import pin_provenance
 from tests import transcript_maker as tm
 from tests.conftest import DATA, require
 from tests.pdf_maker import page_images, scanned_pdf

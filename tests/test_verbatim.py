@@ -8,7 +8,15 @@ import pytest
 
 from casetrack.quote.align import align
 from casetrack.quote.fold import fold, fold_text, folded_words
-from casetrack.search.verbatim import LIFT, join, lift, verbatim_matches
+from casetrack.search.ranking.verbatim import LIFT, Straddle, VerbatimMatch, join, lift
+from casetrack.search.ranking.verbatim import verbatim_matches as _matches
+
+
+def verbatim_matches(
+    query: str, candidates: list[tuple[str, str]]
+) -> tuple[dict[str, VerbatimMatch], list[Straddle]]:
+    return _matches(fold(query), folded_words(query), candidates)
+
 
 CLAUSE = (
     "12.3 Assignment. Neither party may assign this Agreement, in whole or in part, without the prior\n"
@@ -73,7 +81,7 @@ def test_a_passage_over_two_chunks_is_joined() -> None:
     query = " ".join(words[150:175])
     matches, straddles = verbatim_matches(query, [("c1", first), ("c2", second)])
     assert "c1" not in matches or matches["c1"].coverage < 1
-    found = join(query, first, second, overlap)
+    found = join(fold(query), first, second, overlap)
     assert found is not None
     a, b = found
     assert first[a.start : a.end].startswith("w150ord") and second[b.start : b.end].endswith("w174ord")

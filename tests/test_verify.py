@@ -15,8 +15,8 @@ from casetrack.app import CaseTrack
 from casetrack.config import resolve_settings
 from casetrack.domain.views import VerifyJson
 from casetrack.errors import CaseTrackError, DocumentNotFoundError
-from casetrack.search.cite_parse import CiteSpec, cite_spec, parse_citation
-from casetrack.search.cite_text import page_from_rows
+from casetrack.search.citecheck.citation import CiteSpec, cite_spec, parse_citation
+from casetrack.search.citecheck.cited_text import page_from_rows
 from tests.conftest import DATA, MODELS, require
 
 PDF = (

@@ -32,10 +32,10 @@ if TYPE_CHECKING:
     from casetrack.ingest.pipeline import FileResult, Progress
     from casetrack.ingest.reembed import ReembedReport
     from casetrack.parse.isolated import IsolatedParser
-    from casetrack.search.config import SearchConfig
-    from casetrack.search.entities import EntityResult
-    from casetrack.search.results import SearchFilters
-    from casetrack.search.runtime import SearchRuntime
+    from casetrack.search.entities.mentions import EntityResult
+    from casetrack.search.filters import SearchFilters
+    from casetrack.search.ranking.config import SearchConfig
+    from casetrack.search.ranking.runtime import SearchRuntime
     from casetrack.store.case_check import CheckReport
     from casetrack.store.case_store import CaseStore
     from casetrack.store.lance_tables import LanceTables
@@ -92,7 +92,7 @@ class CaseTrack:
     def search_runtime(self) -> SearchRuntime:
         """Read threads and the query-vector cache shared by this process's searches."""
         if self._search_runtime is None:
-            from casetrack.search.runtime import SearchRuntime
+            from casetrack.search.ranking.runtime import SearchRuntime
 
             self._search_runtime = SearchRuntime()
         return self._search_runtime
@@ -219,7 +219,7 @@ class CaseTrack:
     ) -> ChunkView:
         """A chunk with its neighbours; with `query`, `citation`/`source` are the pin-cite of the
         lines that answer it and `chunk_citation`/`chunk_source` the chunk's."""
-        from casetrack.search.pincite import pin_chunk_view
+        from casetrack.search.pincite.hit import pin_chunk_view
         from casetrack.store.chunk_view import get_chunk
 
         started = time.perf_counter()
@@ -239,9 +239,9 @@ class CaseTrack:
         filters: SearchFilters | None = None,
     ) -> EntityResult:
         """Every mention of `entity` (search/entities.py), inside the documents `filters` allow."""
-        from casetrack.search.entities import EntityResult as Empty
-        from casetrack.search.entities import find_entity
-        from casetrack.search.results import filter_documents
+        from casetrack.search.entities.mentions import EntityResult as Empty
+        from casetrack.search.entities.mentions import find_entity
+        from casetrack.search.filters import filter_documents
 
         started = time.perf_counter()
         with self.reading(case) as store:
@@ -258,7 +258,7 @@ class CaseTrack:
         self, case: str, top_k: int = 50, kind: str | None = None, client: str = "cli"
     ) -> dict[str, Any]:
         """The case's table of authorities (search/authorities.py), most cited first."""
-        from casetrack.search.authorities import KINDS, list_authorities
+        from casetrack.search.entities.authorities import KINDS, list_authorities
 
         if kind is not None and kind not in KINDS:
             from casetrack.errors import CaseTrackError
@@ -384,9 +384,9 @@ class CaseTrack:
     ) -> SearchResponse:
         """Ranked passages of `case` for `query` (the four stages; see search/pipeline.py)."""
         from casetrack.app.searching import run_search
-        from casetrack.search.config import SearchConfig
-        from casetrack.search.request import SearchRequest
-        from casetrack.search.results import SearchFilters
+        from casetrack.search.filters import SearchFilters
+        from casetrack.search.ranking.config import SearchConfig
+        from casetrack.search.ranking.request import SearchRequest
 
         request = SearchRequest(
             query,

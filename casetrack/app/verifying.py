@@ -4,8 +4,8 @@ a citation string and/or structured fields, then the text matching of search/ver
 from __future__ import annotations
 
 from casetrack.domain.views import VerifyJson
-from casetrack.search.cite_parse import cite_spec
-from casetrack.search.verify import verify_citation
+from casetrack.search.citecheck.citation import cite_spec
+from casetrack.search.citecheck.verdict import verify_citation
 from casetrack.store.case_store import CaseStore
 
 

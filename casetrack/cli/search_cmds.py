@@ -262,7 +262,7 @@ def demo(ctx: click.Context, query: str) -> None:
         status = result.status if result.ok else f"{result.status}: {result.error}"
         click.echo(f"  {result.name}: {status}")
     click.echo(f"\nSearch: {query}\n")
-    from casetrack.search.output import response_json
+    from casetrack.search.ranking.output import response_json
 
     print_response(response_json(app.search(DEMO_CASE, query, top_k=3)))
     if explicit:

@@ -48,8 +48,8 @@ def _legal(a: Args) -> LegalFilters:
 
 
 def _search(app: CaseTrack, a: Args) -> Any:
-    from casetrack.search.output import response_json
-    from casetrack.search.results import SearchFilters
+    from casetrack.search.filters import SearchFilters
+    from casetrack.search.ranking.output import response_json
 
     filters = SearchFilters(
         documents=_strs(a.get("documents")),
@@ -80,7 +80,7 @@ def _chunk(app: CaseTrack, a: Args) -> Any:
 
 
 def _entity(app: CaseTrack, a: Args) -> Any:
-    from casetrack.search.results import SearchFilters
+    from casetrack.search.filters import SearchFilters
 
     filters = SearchFilters(legal=_legal(a))
     found = app.find_entity(

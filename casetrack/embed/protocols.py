@@ -11,8 +11,12 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol
 
+import numpy as np
+import numpy.typing as npt
+
 from casetrack.domain.views import SlotStatusJson
 from casetrack.embed.catalog import ModelSpec
+from casetrack.embed.sparse import SparseVector
 from casetrack.embed.tiers import Tier
 
 
@@ -35,10 +39,22 @@ class QueryEncoder(Encoder, Protocol):
     def encode_queries(self, texts: Sequence[str]) -> Any: ...
 
 
+class DenseQueryEncoder(Encoder, Protocol):
+    """E1, E7: one unit-length float vector per query."""
+
+    def encode_queries(self, texts: Sequence[str]) -> npt.NDArray[np.float32]: ...
+
+
+class SparseQueryEncoder(Encoder, Protocol):
+    """E6: one sparse vector of term weights per query."""
+
+    def encode_queries(self, texts: Sequence[str]) -> list[SparseVector]: ...
+
+
 class LateQueryEncoder(Encoder, Protocol):
     """E12: one matrix of token vectors per query."""
 
-    def encode_query(self, text: str) -> Any: ...
+    def encode_query(self, text: str) -> npt.NDArray[np.float32]: ...
 
 
 class SlotReport(Protocol):

@@ -10,7 +10,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from casetrack.search.relevance import NO_GOOD_MATCH
+from casetrack.search.ranking.relevance import NO_GOOD_MATCH
 
 DOWNLOAD_FIX = (
     "download_models() installs the missing models from the model hub (pinned, checked; search uses "

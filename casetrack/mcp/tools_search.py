@@ -82,8 +82,8 @@ async def search_case(
     tc = tool_context(ctx)
 
     def run() -> tuple[SearchJson, str]:
-        from casetrack.search.output import response_json
-        from casetrack.search.results import SearchFilters
+        from casetrack.search.filters import SearchFilters
+        from casetrack.search.ranking.output import response_json
 
         legal = legal_args(doc_type, tribunal, process, date_from, date_to, tag, field, language)
         response = tc.host.app.search(
@@ -170,7 +170,7 @@ async def find_entity(
     tc = tool_context(ctx)
 
     def run() -> dict[str, Any]:
-        from casetrack.search.results import SearchFilters
+        from casetrack.search.filters import SearchFilters
 
         case = tc.case(case_name)
         legal = legal_args(doc_type, tribunal, process, date_from, date_to, tag, field, language)

@@ -79,7 +79,7 @@ def render(out: EvidenceTableOut) -> str:
 def _search(
     tc: ToolContext, case_id: str, question: str, top_k: int, by_document: bool, client: str
 ) -> SearchJson:
-    from casetrack.search.output import response_json
+    from casetrack.search.ranking.output import response_json
 
     return response_json(
         tc.host.app.search(case_id, question, top_k=top_k, per_document=by_document, client=client)

@@ -97,28 +97,47 @@ def legal_filters(
 
 
 def matches(meta: Mapping[str, Any], f: LegalFilters) -> bool:
-    """Does a document whose journal meta is `meta` pass `f`?"""
+    """Does a document whose journal meta is `meta` pass `f`? (Every active filter must hold.)"""
     legal: Mapping[str, Any] = meta.get("legal") or {}
-    if f.doc_types and legal.get("doc_type") not in f.doc_types:
-        return False
-    if f.tribunals and not set(f.tribunals) & set(legal.get("tribunals") or ()):
-        return False
-    if f.processes and not set(f.processes) & {process_of(p) for p in legal.get("process_numbers") or ()}:
-        return False
+    return all(check(legal, f) for check in _CHECKS)
+
+
+def _doc_type(legal: Mapping[str, Any], f: LegalFilters) -> bool:
+    return not f.doc_types or legal.get("doc_type") in f.doc_types
+
+
+def _tribunal(legal: Mapping[str, Any], f: LegalFilters) -> bool:
+    return not f.tribunals or bool(set(f.tribunals) & set(legal.get("tribunals") or ()))
+
+
+def _process(legal: Mapping[str, Any], f: LegalFilters) -> bool:
+    stored = {process_of(p) for p in legal.get("process_numbers") or ()} if f.processes else set()
+    return not f.processes or bool(set(f.processes) & stored)
+
+
+def _date(legal: Mapping[str, Any], f: LegalFilters) -> bool:
+    if not (f.date_from or f.date_to):
+        return True
     date = legal.get("doc_date")
-    if (f.date_from or f.date_to) and not date:
+    if not date:
         return False
-    if f.date_from and str(date) < f.date_from:
-        return False
-    if f.date_to and str(date) > f.date_to:
-        return False
-    if f.tags and not set(f.tags) & {fold(str(t)) for t in legal.get("tags") or ()}:
-        return False
+    return not (f.date_from and str(date) < f.date_from) and not (f.date_to and str(date) > f.date_to)
+
+
+def _tags(legal: Mapping[str, Any], f: LegalFilters) -> bool:
+    return not f.tags or bool(set(f.tags) & {fold(str(t)) for t in legal.get("tags") or ()})
+
+
+def _fields(legal: Mapping[str, Any], f: LegalFilters) -> bool:
     fields: Mapping[str, Any] = legal.get("fields") or {}
-    for key, value in f.fields:
-        if not field_matches(fields.get(key, ""), value):
-            return False
-    return not (f.languages and not set(f.languages) & set(legal.get("languages") or ()))
+    return all(field_matches(fields.get(key, ""), value) for key, value in f.fields)
+
+
+def _language(legal: Mapping[str, Any], f: LegalFilters) -> bool:
+    return not f.languages or bool(set(f.languages) & set(legal.get("languages") or ()))
+
+
+_CHECKS = (_doc_type, _tribunal, _process, _date, _tags, _fields, _language)
 
 
 def field_matches(stored: Any, wanted: str) -> bool:

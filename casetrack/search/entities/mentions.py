@@ -19,7 +19,7 @@ import tantivy
 
 from casetrack.domain import Provenance
 from casetrack.errors import CaseTrackError
-from casetrack.search.entity_match import (
+from casetrack.search.entities.words import (
     FUZZY_THRESHOLD,
     Match,
     Token,
@@ -30,7 +30,7 @@ from casetrack.search.entity_match import (
     snippet_around,
     tokens,
 )
-from casetrack.search.pincite import lines_cite
+from casetrack.search.pincite.provenance import lines_cite
 from casetrack.store.case_store import CaseStore, gen_of_chunk
 from casetrack.store.chunk_view import provenance
 from casetrack.store.journal import JournalEntry
@@ -289,7 +289,7 @@ def _recorded(
 ) -> list[Mention]:
     """Mentions ingest recorded for the authority or process number `entity` names, written
     another way than the words matched ("artigo 14 da Lei 8.078/90" for "art. 14 do CDC")."""
-    from casetrack.search.authorities import recorded_mentions
+    from casetrack.search.entities.authorities import recorded_mentions
 
     taken = {(m.chunk_id, m.match_start, m.match_end) for m in found}
     out = []

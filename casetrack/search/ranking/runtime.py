@@ -10,7 +10,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 
@@ -48,19 +48,17 @@ class SearchRuntime:
         with self._lock:
             return list(self._cache)
 
-    def encode(self, name: str, model: Any, query: str, cache: bool = True) -> Any:
-        """The query's vector for list `name` from a small cache: paging (`offset`), the
-        per-document view and a model asking again all repeat a query (E1 costs ~10-15 ms)."""
-        if not cache:
-            return model.encode_queries([query])[0]
-        key = (name, str(getattr(model, "fingerprint", id(model))), query)
+    def vector(self, key: tuple[str, str, str], compute: Callable[[], T]) -> T:
+        """The query vector cached under `key` (list name, model fingerprint, query text), worked
+        out by `compute` when it is not: paging (`offset`), the per-document view and a model
+        asking again all repeat a query (E1 costs ~10-15 ms)."""
         with self._lock:
             if key in self._cache:
                 self._cache.move_to_end(key)
-                return self._cache[key]
-        vector = model.encode_queries([query])[0]
+                return cast(T, self._cache[key])
+        value = compute()
         with self._lock:
-            self._cache[key] = vector
+            self._cache[key] = value
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
-        return vector
+        return value

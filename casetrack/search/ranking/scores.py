@@ -1,4 +1,4 @@
-"""Scoring of a candidate set by each model: the rankings that fusion and rerank combine.
+"""Each model's scores over the candidate set: the rankings that fusion and rerank combine.
 
 Candidates are the union of BM25 and dense recall. Every model then scores the whole set from
 the vectors stored with the chunks, so a passage recalled by one list is still ranked by the
@@ -16,29 +16,10 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from casetrack.chunk.windows import unpack_windows
-from casetrack.domain.slots import SLOT_OF_LIST
 from casetrack.embed.late import maxsim_many
 from casetrack.embed.sparse import SparseVector
 from casetrack.embed.token_codec import decode_tokens
 from casetrack.store import lance_tables as lt
-
-
-@dataclass
-class QueryModels:
-    """The query-side encoders a search may use, by slot (E1, E6, E7, E12); a slot left out is
-    skipped, and `skipped` says why."""
-
-    encoders: dict[str, Any] = field(default_factory=dict)
-    late_codec: str | None = None  # how the case stored its E12 vectors
-    skipped: dict[str, str] = field(default_factory=dict)
-
-    def for_list(self, name: str) -> Any:
-        """The encoder behind a fused list ("dense", "sparse", "e7"), or None."""
-        return self.encoders.get(SLOT_OF_LIST[name])
-
-    @property
-    def late(self) -> Any:
-        return self.encoders.get("E12")
 
 
 def rank_by(scores: dict[str, float]) -> list[str]:

@@ -1,4 +1,5 @@
-"""Passages the query reproduces come first: a search-wide property, not a quoted-string mode.
+"""Passages the query reproduces come first (the ranking step "verbatim"): a search-wide
+property, not a quoted-string mode.
 
 A lawyer pastes a sentence to find where it came from or to check a quote. Fusion alone ranks
 by what the text is about, so a similar clause of another contract (assignment, governing law,
@@ -15,11 +16,11 @@ keyword queries almost never reach `MIN_SCORE`, because they do not reproduce a 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from casetrack.quote.align import align
-from casetrack.quote.fold import fold, folded_words
+from casetrack.quote.fold import Folded, folded_words
 from casetrack.store.case_store import CaseStore, chunk_id_for, doc_of_chunk, gen_of_chunk
 
 # A query shorter than this (folded characters, about eight words) is not a passage.
@@ -35,6 +36,8 @@ MIN_PART = 0.3
 EDGE = 3  # characters of slack at a chunk's edge
 # How far above the best other candidate a reproducing one is put.
 LIFT = 0.01
+# Straddling candidates checked with their neighbour at most (more: the query is not a passage).
+MAX_STRADDLES = 8
 
 
 @dataclass(frozen=True)
@@ -55,19 +58,18 @@ class Straddle:
 
 
 def verbatim_matches(
-    query: str, candidates: Iterable[tuple[str, str]]
+    folded: Folded, words: Sequence[str], candidates: Iterable[tuple[str, str]]
 ) -> tuple[dict[str, VerbatimMatch], list[Straddle]]:
-    """Candidates (chunk_id, text) whose text reproduces `query`, with where they do; and the
-    candidates that reproduce part of it at their edge (`join` checks them with a neighbour).
+    """Candidates (chunk_id, text) whose text reproduces the query (`folded`, and its `words`:
+    `Query.folded`, `Query.words`), with where they do; and the candidates that reproduce part of
+    it at their edge (`join` checks them with a neighbour).
 
     A candidate is aligned only if it holds at least `MIN_PAIRS` of the query's word pairs (a
     copied passage keeps most of them even with noise; a text that does not hold them cannot
     reproduce the query, nor a good part of it), then folded and placed.
     """
-    folded = fold(query)
     if len(folded.text) < MIN_QUERY_CHARS:
         return {}, []
-    words = folded_words(query)
     pairs = set(zip(words, words[1:], strict=False))
     found: dict[str, VerbatimMatch] = {}
     straddles: list[Straddle] = []
@@ -90,11 +92,11 @@ def verbatim_matches(
     return found, straddles
 
 
-def join(query: str, first: str, second: str, overlap: int) -> tuple[VerbatimMatch, VerbatimMatch] | None:
-    """The query aligned over two consecutive chunks (`second` repeats its first `overlap`
-    characters from the end of `first`): the part of the match in each, or None."""
+def join(folded: Folded, first: str, second: str, overlap: int) -> tuple[VerbatimMatch, VerbatimMatch] | None:
+    """The query (`folded`) aligned over two consecutive chunks (`second` repeats its first
+    `overlap` characters from the end of `first`): the part of the match in each, or None."""
     joined = first + "\n" + second[overlap:]
-    a = align(fold(query), joined)
+    a = align(folded, joined)
     if a is None or a.score < MIN_SCORE or a.coverage < MIN_COVERAGE:
         return None
     cut = len(first) + 1
@@ -117,7 +119,7 @@ def lift(fused: dict[str, float], matches: dict[str, VerbatimMatch]) -> None:
             fused[chunk_id] = top + LIFT + m.score * m.coverage / 1e4 + fused[chunk_id] / 1e4
 
 
-def join_straddles(store: CaseStore, query: str, straddles: list[Straddle]) -> dict[str, VerbatimMatch]:
+def join_straddles(store: CaseStore, folded: Folded, straddles: list[Straddle]) -> dict[str, VerbatimMatch]:
     """Each straddling candidate aligned together with the neighbouring chunk it runs into: the
     part of the match in each chunk of a pair that reproduces the query."""
     pairs: list[tuple[str, str]] = []
@@ -134,7 +136,7 @@ def join_straddles(store: CaseStore, query: str, straddles: list[Straddle]) -> d
             continue
         same_page = a["page_index"] == b["page_index"]
         overlap = max(0, int(a["char_end"]) - int(b["char_start"])) if same_page else 0
-        found = join(query, str(a["text"]), str(b["text"]), overlap)
+        found = join(folded, str(a["text"]), str(b["text"]), overlap)
         if found is not None:
             out[first], out[second] = found
     return out

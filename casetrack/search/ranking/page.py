@@ -1,108 +1,86 @@
-"""From stored rows to what a user sees: filters, neighbouring context, the per-document view."""
+"""The page of hits: each result pinned to the lines that answer, rated, with optional context
+from its neighbours, and the per-document view.
+
+Text and provenance are read here for the page of hits only (for the per-document view, for
+every candidate: documents are ranked by all their chunks).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
-from casetrack.domain import DocumentHit, SearchHit
-from casetrack.errors import CaseTrackError, Fix
-from casetrack.search.legal_filters import LegalFilters, matches
-from casetrack.search.pincite import pin_offsets
-from casetrack.search.snippet import readable
+from casetrack.chunk.windows import window_spans
+from casetrack.domain import DocumentHit, SearchHit, SearchResponse
+from casetrack.search.pincite.hit import PinHints, pin_offsets, pinned_hit
+from casetrack.search.pincite.layout import Span
+from casetrack.search.pincite.snippet import readable
+from casetrack.search.ranking import relevance
+from casetrack.search.ranking.request import SearchRequest
+from casetrack.search.ranking.steps import Ranking, RankInput
 from casetrack.store.case_store import CaseStore, chunk_id_for
-from casetrack.store.documents import resolve_documents
-from casetrack.store.journal import JournalEntry
-from casetrack.store.lance_tables import CHUNKS
 
 
-@dataclass(frozen=True)
-class SearchFilters:
-    """Restrict a search to documents by name, file type, ingest date, Bates range and legal
-    metadata (search/legal_filters.py)."""
+def page(ranked: RankInput, ranking: Ranking, request: SearchRequest, response: SearchResponse) -> None:
+    """Fill `response` with the page `request` asks for: hits (pinned and rated), `no_good_match`,
+    context, the per-document view and the case's size."""
+    ctx = ranked.context
+    store, entries = ctx.store, ctx.scope.entries
+    documents_by_id = {e.doc_id: e for e in entries}
+    response.case_documents = len(entries)  # the case's size, from the journal already read
+    response.case_chunks = sum(e.expected_chunks for e in entries)
+    ordered = ranking.ordered()
+    top_k, offset = request.top_k, request.offset
+    shown = ordered if request.per_document else ordered[offset : offset + top_k]
+    fetched = store.lance.fetch_chunks([c for c, _ in shown])
+    dense, analyzer = ranked.lists.dense, store.bm25.analyzer
+    exact = {c: (m.start, m.end) for c, m in ranking.exact.items()}
 
-    documents: tuple[str, ...] = ()
-    file_types: tuple[str, ...] = ()  # "pdf", "docx", "text", "rtf", ...
-    ingested_after: float | None = None  # unix time
-    ingested_before: float | None = None
-    bates: str | None = None  # a Bates number or range as typed: "ABC0001200-ABC0001300"
-    legal: LegalFilters = field(default_factory=LegalFilters)  # document type, tribunal, dates ... (issue 15)
-
-    def active(self) -> bool:
-        return bool(
-            self.documents
-            or self.file_types
-            or self.ingested_after
-            or self.ingested_before
-            or self.bates
-            or self.legal.active()
+    def hit(chunk_id: str, score: float) -> SearchHit:
+        row = fetched[chunk_id]
+        focus, windows = pin_windows(
+            row["text"], dense.best_window.get(chunk_id), dense.window_sims.get(chunk_id)
         )
+        hints = PinHints(focus, exact.get(chunk_id), windows)
+        return pinned_hit(chunk_id, row, documents_by_id, score, ctx.query.roles, analyzer, hints)
 
-
-def filter_documents(
-    store: CaseStore, filters: SearchFilters, entries: list[JournalEntry] | None = None
-) -> set[str] | None:
-    """doc ids allowed by `filters` (None: no restriction). Raises if a named document is unknown.
-    `entries`: the committed documents, when the caller has read them already."""
-    if not filters.active():
-        return None
-    allowed = resolve_documents(store, list(filters.documents)) if filters.documents else None
-    kept = set()
-    for entry in store.documents() if entries is None else entries:
-        if allowed is not None and entry.doc_id not in allowed:
-            continue
-        meta = entry.meta  # parsed on first read (store/journal.py): only for the documents kept so far
-        if filters.file_types and meta.get("file_type") not in filters.file_types:
-            continue
-        when = float(meta.get("ingested_at") or 0.0)
-        if filters.ingested_after is not None and when < filters.ingested_after:
-            continue
-        if filters.ingested_before is not None and when >= filters.ingested_before:
-            continue
-        if filters.legal.active() and not matches(meta, filters.legal):
-            continue
-        kept.add(entry.doc_id)
-    return kept
-
-
-def filter_bates(store: CaseStore, filters: SearchFilters) -> set[str] | None:
-    """The committed chunks on pages whose Bates stamp falls in `filters.bates` (None: no Bates
-    filter). Raises a CaseTrackError saying how to write a range it cannot read."""
-    from casetrack.parse.bates import in_range, parse_bates_range
-
-    if not filters.bates:
-        return None
-    try:
-        wanted = parse_bates_range(filters.bates)
-    except ValueError as e:
-        raise CaseTrackError(
-            str(e),
-            fix=Fix(
-                "Example",
-                'casetrack search --case CASE "query" --bates ABC0001200-ABC0001300',
-                "search_case",
-                {"bates": "ABC0001200-ABC0001300"},
-            ),
-        ) from e
-    table = store.lance.table(CHUNKS)
-    if table is None or "bates" not in table.schema.names:
-        return set()
-    n = int(table.count_rows("bates IS NOT NULL"))
-    if n == 0:
-        return set()
-    rows = (
-        table.search()
-        .where("bates IS NOT NULL")
-        .select(["chunk_id", "doc_id", "gen", "bates"])
-        .limit(n)
-        .to_arrow()
+    rater = relevance.rater(
+        ctx.query.terms,
+        ctx.stats.doc_freqs,
+        ctx.stats.chunks,
+        analyzer,
+        dense.cosines,
+        {c: m.score for c, m in ranking.exact.items()},  # a passage split over two chunks: each part
+        store.record.language,
     )
-    visible = store.visible()
-    return {
-        str(r["chunk_id"])
-        for r in rows.to_pylist()
-        if visible.get(str(r["doc_id"])) == int(r["gen"]) and in_range(str(r["bates"]), wanted)
-    }
+    response.hits = rater.rate([hit(c, s) for c, s in ordered[offset : offset + top_k] if c in fetched])
+    if response.hits and offset == 0:
+        response.no_good_match = max(h.relevance or 0.0 for h in response.hits) < relevance.NO_GOOD_MATCH
+    if request.context_chars > 0:
+        response.hits = add_context(store, response.hits, fetched, request.context_chars)
+    if request.per_document:
+        everything = [hit(c, s) for c, s in ordered if c in fetched]
+        response.documents = by_document(everything, top_k)
+        # Only each document's best passage is shown: rate those, not every candidate.
+        for document, best in zip(
+            response.documents, rater.rate([d.best for d in response.documents]), strict=True
+        ):
+            document.best = best
+
+
+def pin_windows(
+    text: str, best: int | None, sims: Any
+) -> tuple[Span | None, list[tuple[Span, float]] | None]:
+    """What the pin-cite reads of a chunk's passage windows (as embedded at ingest, split once):
+    the span of the window that matched E1 best (`best`, its index), and each window's span with
+    its cosine `sims` (None without windows)."""
+    if best is None and sims is None:
+        return None, None
+    spans = window_spans(text)
+    focus = spans[best] if best is not None and best < len(spans) else None
+    if sims is None or len(spans) != len(sims):
+        return focus, None
+    return focus, list(zip(spans, (float(s) for s in sims), strict=True))
 
 
 def add_context(

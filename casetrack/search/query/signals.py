@@ -4,7 +4,7 @@ Query and chunk text are compared in one *folded* form: latin-1 bytes, lowercase
 (á→a, ç→c, º→o), every other character kept one for one, so an offset in the folded text is an
 offset in the original. Each signal carries its kind, the text as typed and a key, its normalised
 form ("art. 5º", "artigo 5" and "Art 5o" are all "art 5"; "$1,000,000" is "USD 1000000.00"; a CNJ
-number is its 20 digits). `casetrack.search.boost` turns keys into matchers over chunk text.
+number is its 20 digits). `casetrack.search.ranking.boost` turns keys into matchers over chunk text.
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ VALUE_KINDS = (Kind.MONEY, Kind.DATE)
 
 @dataclass(frozen=True)
 class Signal:
-    """One exact-match signal; `casetrack.search.boost.matches(signal, text)` looks for it in a chunk."""
+    """One exact-match signal; `casetrack.search.ranking.boost.matches(signal, text)` looks for it in a chunk."""
 
     kind: Kind
     text: str
@@ -228,34 +228,69 @@ def citation_finder() -> Callable[[str], list[Any]]:
     return eyecite()[0]
 
 
-def _find(text: str, folded: bytes, lang: str) -> Found:
-    """Every signal but quotes and names, as (start, end, kind, key), the most specific finders first."""
+def _cnj_numbers(text: str, folded: bytes, lang: str) -> Found:
     for m in _CNJ.finditer(folded):
         d = re.sub(rb"\D", b"", m[0]).decode()
         if m[1] or m[2] or int(d[7:9]) == 98 - int(d[:7] + d[9:]) * 100 % 97:  # bare digits: check digits
             yield m.start(), m.end(), Kind.CNJ, d
+
+
+def _us_code(text: str, folded: bytes, lang: str) -> Found:
     for m in _USC.finditer(folded):
         code, sec = re.sub(rb"\W", b"", m[2]).decode(), m[3].decode().replace(" ", "")
         yield m.start(), m.end(), Kind.STATUTE, f"{m[1].decode()} {code} {sec}"
+
+
+def _us_citations(text: str, folded: bytes, lang: str) -> Found:
     for cite in citation_finder()(text) if lang == "en" and _CITE_HINT.search(text) else ():
         (start, end), g = cite.span(), cite.groups
         if g.get("volume") and g.get("page") and g.get("reporter"):
             yield start, end, Kind.CASE, " ".join([g["volume"], *words(fold(g["reporter"])), g["page"]])
         elif g.get("section"):  # state codes and the like ("Cal. Civ. Code § 1542")
             yield start, end, Kind.STATUTE, " ".join(words(folded[start:end]))
+
+
+def _references(text: str, folded: bytes, lang: str) -> Found:
     for row, row_rx in enumerate(_ROW_RX):
         for m in row_rx.finditer(folded) if ROWS[row][4] in ("*", lang) else ():
             if ROWS[row][1] or ROWS[row][0] != Kind.CASE or text[m.start()].isupper():  # not "re 5"
                 yield m.start(), m.end(), ROWS[row][0], _ref_key(row, m, lang)
+
+
+def _codes(text: str, folded: bytes, lang: str) -> Found:
     for name, code_rx in CODE_RX.items() if lang == "pt" else ():
         for m in code_rx.finditer(folded):
             yield m.start(), m.end(), Kind.STATUTE, name
+
+
+def _bates_numbers(text: str, folded: bytes, lang: str) -> Found:
     for bates in _BATES.finditer(text):  # zero-padded or long: "ABC0001234", "SMITH-000123", not "ISO 9001"
         if bates[3][0] == "0" or (len(bates[3]) >= 5 and bates[2] != " "):
             yield bates.start(), bates.end(), Kind.BATES, bates[1] + bates[3]
+
+
+def _amounts_and_dates(text: str, folded: bytes, lang: str) -> Found:
     for kind in VALUE_KINDS:
         for m, key in values(kind, folded, lang):
             yield m.start(), m.end(), kind, key
+
+
+# Every signal but quotes and names, the most specific finders first (the first to claim a span wins).
+_FINDERS: tuple[Callable[[str, bytes, str], Found], ...] = (
+    _cnj_numbers,
+    _us_code,
+    _us_citations,
+    _references,
+    _codes,
+    _bates_numbers,
+    _amounts_and_dates,
+)
+
+
+def _find(text: str, folded: bytes, lang: str) -> Found:
+    """Every signal but quotes and names, as (start, end, kind, key), the most specific finders first."""
+    for finder in _FINDERS:
+        yield from finder(text, folded, lang)
 
 
 _STOP = (

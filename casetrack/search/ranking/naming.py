@@ -15,9 +15,14 @@ points at it too.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+from casetrack.store.case_store import chunk_id_for, gen_of_chunk
+
+if TYPE_CHECKING:
+    from casetrack.search.ranking.context import SearchContext
 
 # A word held by at most this share of the case's chunks can name a document.
 RARE_SHARE = 0.02
@@ -40,16 +45,54 @@ class Naming:
     residual: str  # the query without the words that name them
 
 
+@dataclass(frozen=True)
+class Focus:
+    """What a naming question adds: the named documents, and BM25 of the rest of the question
+    inside them (their chunks, best first)."""
+
+    documents: frozenset[str]
+    ranking: tuple[str, ...]
+
+
+def focus(ctx: SearchContext, bm25_docs: Sequence[str]) -> Focus | None:
+    """The documents the query names among those of BM25's best candidates (`bm25_docs`, in BM25
+    order), and the focus list; None when it names none."""
+    store, scope = ctx.store, ctx.scope
+    docs = [d for d in dict.fromkeys(bm25_docs) if d in scope.visible][:COVERS_CHECKED]
+    if not docs:
+        return None
+    rows = store.lance.fetch_chunks(
+        [chunk_id_for(d, scope.visible[d], 0) for d in docs], ["chunk_id", "doc_id", "text"]
+    )
+    covers = {str(r["doc_id"]): str(r["text"]) for r in rows.values()}
+    for doc_id in covers:
+        entry = store.journal.get(doc_id)
+        if entry is not None:
+            covers[doc_id] += "\n" + entry.name.rsplit(".", 1)[0].replace("_", " ")
+    naming = find_naming(
+        ctx.query.text, ctx.query.terms, store.bm25.analyzer, ctx.stats.doc_freqs, ctx.stats.chunks, covers
+    )
+    if naming is None:
+        return None
+    within = set(naming.documents) & scope.documents if scope.documents is not None else set(naming.documents)
+    found = store.bm25.search(naming.residual, ctx.config.recall.bm25_candidates // 2, within)
+    ranking = tuple(h.chunk_id for h in found if scope.allows(h.doc_id, gen_of_chunk(h.chunk_id)))
+    return Focus(frozenset(within), ranking)
+
+
 def find_naming(
     query: str,
+    query_terms: Sequence[str],
     analyzer: Analyzer,
-    doc_freqs: tuple[dict[str, int], int],
+    doc_freqs: Mapping[str, int],
+    total: int,
     covers: dict[str, str],
 ) -> Naming | None:
-    """The documents `query` names, from `covers` (doc id -> its first chunk's text and file
-    name); None when it names none, or more than MAX_NAMED, or nothing would be left to ask."""
-    freqs, total = doc_freqs
-    terms = list(dict.fromkeys(analyzer.terms(query)))
+    """The documents `query` (whose analyzer terms are `query_terms`) names, from `covers` (doc id
+    -> its first chunk's text and file name), given how many of the case's `total` chunks hold
+    each term; None when it names none, or more than MAX_NAMED, or nothing would be left to ask."""
+    freqs = doc_freqs
+    terms = list(dict.fromkeys(query_terms))
     rare = {t for t in terms if total and freqs.get(t, 0) <= max(1, RARE_SHARE * total)}
     if not rare or len(rare) == len(terms):
         return None

@@ -1,4 +1,4 @@
-"""What a query asks, term by term, for pin-cites: the words that should point at the cited lines.
+"""What a query asks, term by term: the words that should point at the cited lines.
 
 A question that names its document ("Consider the supply agreement between Acme and Beta; what is
 the notice period?") carries words that pick the document, not the passage: names (capitalised
@@ -6,24 +6,20 @@ inside a clause, or with a capital inside: "Acme", "mPhase", "PLRA"), the clause
 question, words in parentheses, the document itself ("this contract"), and question words
 ("what", "does", "any"). Inside one chunk those words point at the cover page or the signature
 block; the question's own words point at the answer. So names only break ties, context words
-count CONTEXT_WEIGHT, question words not at all, and the question's words count fully, each by
-its rarity among the chunk's sentences and its length.
+count CONTEXT_WEIGHT, question words not at all, and the question's words count fully
+(pincite/terms.py weighs each by its rarity among a chunk's sentences and its length).
 """
 
 from __future__ import annotations
 
-import functools
-import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from casetrack.chunk.sentences import ABBREVIATIONS
 
 CONTEXT_WEIGHT = 0.1  # a word of the clauses around the question, in parentheses, or "this contract"
-NAME_TIEBREAK = 0.001  # a name points at the document, not the passage: it only breaks ties
-PHRASE_BONUS = 0.5  # two consecutive query terms found together add this share of their weights
 
 # Question words and function words (English and Portuguese; the English analyzer drops some).
 FILLER = frozenset(
@@ -44,8 +40,6 @@ _QUERY_TOKEN = re.compile(r"[^\W_][\w'’-]*|[\"“”«»()\[\]]|[.?!:;,](?=\s|
 
 class Analyzer(Protocol):
     def analyze(self, text: str) -> list[str]: ...
-
-    def __hash__(self) -> int: ...  # query_terms memoises by (query, analyzer)
 
 
 @dataclass(frozen=True)
@@ -81,10 +75,8 @@ def asked_text(query: str) -> str:
     return query[matches[first].start() :].strip()
 
 
-@functools.lru_cache(maxsize=256)
-def query_terms(query: str, analyzer: Analyzer) -> QueryTerms:
-    """The query's terms by role (see the module's docstring). Memoised: every hit of a search
-    asks for the same query's (a pure function of the query and the case's analyzer)."""
+def term_roles(query: str, analyzer: Analyzer) -> QueryTerms:
+    """The query's terms by role (see the module's docstring)."""
     tokens = [m.group() for m in _QUERY_TOKEN.finditer(query)]
     first, last = _question_segment(tokens)
     names: set[str] = set()
@@ -120,73 +112,3 @@ def query_terms(query: str, analyzer: Analyzer) -> QueryTerms:
         every = tuple(dict.fromkeys(analyzer.analyze(query)))
         return QueryTerms(every, {t: 1.0 for t in every}, frozenset())
     return QueryTerms(content, role, frozenset(found))
-
-
-@dataclass(frozen=True)
-class Scorer:
-    """Scores spans of one chunk against one query's terms.
-
-    A content term counts its weight (a form sharing all but the last letter of the shorter
-    stem, five letters at least, counts half: "liable" / "liability"); consecutive content terms
-    found together add PHRASE_BONUS of their weights; names only break ties.
-    """
-
-    analyzer: Analyzer
-    terms: QueryTerms
-    weights: Mapping[str, float]
-    seen: dict[str, list[str]] = field(default_factory=dict)  # text -> its tokens (each analysed once)
-
-    def tokens(self, text: str) -> list[str]:
-        found = self.seen.get(text)
-        if found is None:
-            found = self.seen[text] = self.analyzer.analyze(text)
-        return found
-
-    def distinct(self, text: str) -> int:
-        """How many of the question's own terms `text` holds (or a near form of)."""
-        present = set(self.tokens(text))
-        return sum(1 for t in self.terms.content if self.terms.role.get(t) == 1.0 and match(t, present))
-
-    def score(self, text: str) -> float:
-        tokens = self.tokens(text)
-        present = set(tokens)
-        content = self.terms.content
-        total = sum(self.weights.get(t, 0.0) * match(t, present) for t in content)
-        for a, b in zip(content, content[1:], strict=False):
-            if a in present and b in present and _adjacent(tokens, a, b):
-                total += PHRASE_BONUS * (self.weights.get(a, 0.0) + self.weights.get(b, 0.0))
-        return total + NAME_TIEBREAK * sum(self.weights.get(t, 0.0) for t in self.terms.names & present)
-
-
-def scorer(texts: Sequence[str], query: str, analyzer: Analyzer) -> Scorer:
-    """A scorer for the chunk whose sentences are `texts`: a term's weight is its role times its
-    rarity among the sentences times its length (0.5 to 1.5 for 2 to 8+ letters). (The case's
-    BM25 document frequencies instead of length measured no better: 0.663 against 0.679.)"""
-    terms = query_terms(query, analyzer)
-    weights: dict[str, float] = {}
-    out = Scorer(analyzer, terms, weights)
-    bags = [set(out.tokens(t)) for t in texts]
-    for term in (*terms.content, *terms.names):
-        df = sum(1 for bag in bags if match(term, bag))
-        if df:
-            rarity = 1.0 + math.log(len(bags) / df)
-            weights[term] = rarity * min(1.5, max(0.5, len(term) / 5)) * terms.role.get(term, 1.0)
-    return out
-
-
-def match(term: str, present: set[str]) -> float:
-    """1 when `term` is among the tokens, 0.5 for a near form (see `Scorer`), else 0."""
-    if term in present:
-        return 1.0
-    if len(term) < 5:
-        return 0.0
-    for token in present:
-        shorter = min(len(term), len(token))
-        if shorter >= 5 and term[: shorter - 1] == token[: shorter - 1]:
-            return 0.5
-    return 0.0
-
-
-def _adjacent(tokens: Sequence[str], a: str, b: str) -> bool:
-    """`b` follows `a` within three tokens (a dropped stopword or a second token form between)."""
-    return any(t == a and b in tokens[i + 1 : i + 4] for i, t in enumerate(tokens))

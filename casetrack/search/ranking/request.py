@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from casetrack.search.config import SearchConfig
-from casetrack.search.results import SearchFilters
+from casetrack.search.filters import SearchFilters
+from casetrack.search.ranking.config import SearchConfig
 
 
 @dataclass(frozen=True)

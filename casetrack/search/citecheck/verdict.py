@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from casetrack.domain.views import DifferenceJson, VerifyJson
 from casetrack.errors import CaseTrackError
 from casetrack.quote.diff import looks_portuguese, words
-from casetrack.search.cite_match import CLOSE, EXACT, Match, Quote, could_match, match_in, overlap
-from casetrack.search.cite_parse import CiteSpec
-from casetrack.search.cite_text import TEXT_COLUMNS, Region, document_where, pages_of, read_rows
+from casetrack.search.citecheck.citation import CiteSpec
+from casetrack.search.citecheck.cited_text import TEXT_COLUMNS, Region, document_where, pages_of, read_rows
+from casetrack.search.citecheck.quote_match import CLOSE, EXACT, Match, Quote, could_match, match_in, overlap
 from casetrack.store.case_store import CaseStore, chunk_id_for, gen_of_chunk
 from casetrack.store.documents import resolve_document
 from casetrack.store.journal import JournalEntry
@@ -252,9 +252,8 @@ def verify_citation(store: CaseStore, quote: str, cite: CiteSpec, citation: str 
     others = [] if exact_here else _elsewhere(store, q, at, places, entry.doc_id)
     verdict, shown = _decide(at.match, others)
     text_at_cite, trimmed = _text_at_cite(at, q)
-    return _result(
-        store, q, cite, citation, entry, verdict, shown, others, at, problem, text_at_cite, trimmed, started
-    )
+    outcome = _Outcome(q, cite, citation, entry, verdict, shown, others, at, problem, text_at_cite, trimmed)
+    return _result(store, outcome, started)
 
 
 def _decide(here: Match | None, others: list[Match]) -> tuple[str, Match | None]:
@@ -273,21 +272,26 @@ def _decide(here: Match | None, others: list[Match]) -> tuple[str, Match | None]
     return NOT_FOUND, None
 
 
-def _result(
-    store: CaseStore,
-    q: Quote,
-    cite: CiteSpec,
-    citation: str | None,
-    entry: JournalEntry,
-    verdict: str,
-    shown: Match | None,
-    others: list[Match],
-    at: AtCite,
-    problem: str | None,
-    text_at_cite: str,
-    trimmed: bool,
-    started: float,
-) -> VerifyJson:
+@dataclass(frozen=True)
+class _Outcome:
+    """What the check found, before it is written as the verdict's JSON."""
+
+    quote: Quote
+    cite: CiteSpec
+    citation: str | None  # the citation as the caller wrote it
+    entry: JournalEntry  # the cited document
+    verdict: str
+    shown: Match | None  # the match the verdict reports
+    others: list[Match]  # matches elsewhere in the case
+    at: AtCite
+    problem: str | None  # what is wrong with the cite itself ("has no page 40")
+    text_at_cite: str
+    trimmed: bool
+
+
+def _result(store: CaseStore, o: _Outcome, started: float) -> VerifyJson:
+    q, cite, citation, entry, verdict = o.quote, o.cite, o.citation, o.entry, o.verdict
+    shown, others, at, problem = o.shown, o.others, o.at, o.problem
     diff = shown.diff if shown is not None else None
     differences: list[DifferenceJson] = []
     if diff is not None:
@@ -306,8 +310,8 @@ def _result(
         "citation": (citation or "").strip() or cite.describe(),
         "cite_resolved": resolved,
         "cite_problem": problem,
-        "text_at_cite": text_at_cite,
-        "text_at_cite_trimmed": trimmed,
+        "text_at_cite": o.text_at_cite,
+        "text_at_cite_trimmed": o.trimmed,
         "found_at": found_at,
         "also_found_at": also,
         "differences": differences,

@@ -27,8 +27,8 @@ while 38 of 42 off-topic queries on the same cases stay flagged (40 at 0.40).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
-from dataclasses import replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from casetrack.domain import SearchHit
@@ -88,22 +88,37 @@ def label(value: float, verbatim: bool = False) -> str:
     return "poor"
 
 
-def rate(
-    hits: list[SearchHit],
-    query: str,
+@dataclass(frozen=True)
+class Rater:
+    """Rates the hits of one search: the query's terms with their IDF in the case, each candidate's
+    E1 cosine and, for a reproduced passage, its alignment."""
+
+    terms: Sequence[str]  # the query's analyzer terms
+    weights: Mapping[str, float]  # term -> IDF in the case
+    analyzer: Analyzer
+    cosines: Mapping[str, float]
+    verbatim: Mapping[str, float]  # chunk -> alignment 0-100
+    language: str = "en"
+
+    def rate(self, hits: list[SearchHit]) -> list[SearchHit]:
+        """`hits` with `relevance` and `match` filled in."""
+        out = []
+        for h in hits:
+            lex = lexical(self.terms, self.weights, set(self.analyzer.terms(h.text))) if self.terms else 0.0
+            value = relevance(lex, self.cosines.get(h.chunk_id), self.verbatim.get(h.chunk_id), self.language)
+            out.append(replace(h, relevance=value, match=label(value, h.chunk_id in self.verbatim)))
+        return out
+
+
+def rater(
+    terms: Sequence[str],
+    doc_freqs: Mapping[str, int],
+    total: int,
     analyzer: Analyzer,
-    doc_freqs: tuple[dict[str, int], int],
     cosines: Mapping[str, float],
     verbatim: Mapping[str, float],
     language: str = "en",
-) -> list[SearchHit]:
-    """`hits` with `relevance` and `match` filled in."""
-    terms = analyzer.terms(query)
-    freqs, total = doc_freqs
-    weights = {t: idf(freqs.get(t, 0), total) for t in terms}
-    out = []
-    for h in hits:
-        lex = lexical(terms, weights, set(analyzer.terms(h.text))) if terms else 0.0
-        value = relevance(lex, cosines.get(h.chunk_id), verbatim.get(h.chunk_id), language)
-        out.append(replace(h, relevance=value, match=label(value, h.chunk_id in verbatim)))
-    return out
+) -> Rater:
+    """A `Rater` whose term weights are each term's IDF among the case's `total` chunks."""
+    weights = {t: idf(doc_freqs.get(t, 0), total) for t in terms}
+    return Rater(terms, weights, analyzer, cosines, verbatim, language)

@@ -12,9 +12,9 @@ its lines is about the term:
 * a definition: the term in quotes followed by means / shall mean / significa ..., or a sentence
   that opens with the term and says what it is ("Summary judgment is appropriate when ...").
 
-Only short queries (at most MAX_TERMS content words) are keyword queries; questions are left to
-the other stages. Words are matched by five-letter folded prefixes (boost.py's stand-in for a
-stemmer: "indemnification" ~ "indemnify", "eleição" ~ "eleito").
+Only short queries (at most four content words: `Query.keyword_stems`) are keyword queries;
+questions are left to the other stages. Words are matched by five-letter folded prefixes
+(query/analysis.py's stand-in for a stemmer: "indemnification" ~ "indemnify", "eleição" ~ "eleito").
 """
 
 from __future__ import annotations
@@ -22,13 +22,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from casetrack.search.boost import FUNCTION_WORDS
-from casetrack.search.signals import fold, words
+from casetrack.search.query.analysis import stems_of
 
-MAX_TERMS = 4
-_SHORT_WORDS = frozenset(
-    "the and for any all its nor but are was has had not das dos por com que uma aos nas nos sem ser".split()
-)
 MAX_HEADING_CHARS = 90
 _NUMBERING = re.compile(
     r"^\s*(?:(?:section|article|clause|cl[aá]usula|art(?:igo)?\.?|se[cç][aã]o|cap[ií]tulo)\s+)?"
@@ -46,21 +41,8 @@ _STATES = re.compile(
 )
 
 
-def stems(text: str) -> set[str]:
-    """Content words of `text` as five-letter folded prefixes (three-letter words count: "law")."""
-    return {
-        w[:5] for w in words(fold(text)) if len(w) >= 3 and w not in FUNCTION_WORDS and w not in _SHORT_WORDS
-    }
-
-
-def query_terms(query: str) -> set[str]:
-    """The query's content-word stems, or an empty set when it is not a keyword query."""
-    terms = stems(query)
-    return terms if 0 < len(terms) <= MAX_TERMS and len(query.split()) <= MAX_TERMS + 3 else set()
-
-
-def _has_all(text: str, terms: set[str]) -> bool:
-    return terms <= stems(text)
+def _has_all(text: str, terms: frozenset[str]) -> bool:
+    return terms <= stems_of(text)
 
 
 def _heading_like(line: str) -> bool:
@@ -74,7 +56,7 @@ def _heading_like(line: str) -> bool:
     return bool(words) and sum(w[0].isupper() for w in words) >= 0.6 * len(words) and not body.endswith(",")
 
 
-def line_is_about(line: str, terms: set[str]) -> bool:
+def line_is_about(line: str, terms: frozenset[str]) -> bool:
     """Whether `line` heads, defines or states the topic whose stems are `terms`."""
     line = line.strip()
     if not line or not _has_all(line[:300], terms):
@@ -89,13 +71,12 @@ def line_is_about(line: str, terms: set[str]) -> bool:
     if defined and _has_all(defined[1], terms):
         return True
     stated = _STATES.match(lead)  # the sentence's subject is the term itself, nothing more
-    return bool(stated and stems(stated[1]) == terms)
+    return bool(stated and stems_of(stated[1]) == terms)
 
 
-def topic_scores(query: str, candidates: Iterable[tuple[str, str]]) -> dict[str, float]:
-    """1.0 for each candidate (chunk_id, text) with a line about the query's topic; {} for a
-    query that is not a keyword query."""
-    terms = query_terms(query)
+def topic_scores(terms: frozenset[str], candidates: Iterable[tuple[str, str]]) -> dict[str, float]:
+    """1.0 for each candidate (chunk_id, text) with a line about the topic whose stems are `terms`
+    (a keyword query's: `Query.keyword_stems`); {} for no terms (a question)."""
     if not terms:
         return {}
     out: dict[str, float] = {}

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from casetrack.search.entity_match import snippet_around
-from casetrack.search.pincite import lines_cite
+from casetrack.search.entities.words import snippet_around
+from casetrack.search.pincite.provenance import lines_cite
 from casetrack.store.case_store import CaseStore, chunk_id_for
 from casetrack.store.chunk_view import provenance
 

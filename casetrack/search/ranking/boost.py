@@ -1,4 +1,4 @@
-"""Stage 3 of search: an additive boost for chunks that contain the query's exact signals.
+"""Stage 3 of search, the ranking step "boost": chunks that hold the query's exact signals rise.
 
 Scale. `boost_scores` gives each candidate a value in [0, 1]; the pipeline adds
 `boost_weight * boost / (rrf_k + 1)` to its RRF score. 1 / (rrf_k + 1) is what a first place in
@@ -24,7 +24,8 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from casetrack.search.signals import (
+from casetrack.search.query.analysis import stems_of
+from casetrack.search.query.signals import (
     CODES,
     CONNECTORS,
     NO,
@@ -38,7 +39,6 @@ from casetrack.search.signals import (
     fold,
     folded_rx,
     values,
-    words,
 )
 
 WEIGHTS: dict[Kind, float] = {
@@ -135,34 +135,71 @@ def _reference(key: str, lang: str) -> list[str]:
     return sources
 
 
-@functools.lru_cache(maxsize=2048)
-def matcher(kind: Kind, key: str, language: str) -> Matcher:
-    """The regexes that find a signal in folded text (cached: the same signals recur across queries)."""
+def _words(key: str, language: str) -> Matcher:
+    """Quotes, other statutes, anything else: its words in order."""
     tokens = key.split()
-    if kind == Kind.NAME:
-        names = sorted(set(tokens) - CONNECTORS)
-        return Matcher((_phrase(tokens),), tuple((_phrase([n]),) for n in names) if len(names) > 1 else ())
-    if kind == Kind.CNJ:
-        rest = r"\W?".join(["", key[7:9], key[9:13], key[13], key[14:16], key[16:]]) + r"(?!\d)"
-        short = key[:7].lstrip("0") or "0"  # some systems drop the sequence number's leading zeros
-        return Matcher(tuple(folded_rx(f"{n}(?<![0-9]{n}){rest}") for n in {key[:7], short}))
-    if kind == Kind.BATES:
-        prefix, digits = re.fullmatch(r"([A-Z]+)(\d+)", key).groups()  # type: ignore[union-attr]
-        return Matcher((folded_rx(_lead(prefix.lower()) + rf"[\s_-]?0*{digits.lstrip('0') or '0'}(?!\d)"),))
-    if kind == Kind.CASE and key[0].isdigit():  # "410 u s 113": volume, reporter, page
-        reporter = _GAP.join(re.escape(t) for t in tokens[1:-1])
-        return Matcher((folded_rx(_lead(tokens[0]) + rf"\s?{reporter}{_GAP}{tokens[-1]}(?!\d)"),))
-    if kind == Kind.STATUTE and re.fullmatch(r"\d+ (?:usc|cfr) \S+", key):
+    return Matcher((_phrase(tokens),) if tokens else ())
+
+
+def _name(key: str, language: str) -> Matcher:
+    tokens = key.split()
+    names = sorted(set(tokens) - CONNECTORS)
+    return Matcher((_phrase(tokens),), tuple((_phrase([n]),) for n in names) if len(names) > 1 else ())
+
+
+def _cnj(key: str, language: str) -> Matcher:
+    rest = r"\W?".join(["", key[7:9], key[9:13], key[13], key[14:16], key[16:]]) + r"(?!\d)"
+    short = key[:7].lstrip("0") or "0"  # some systems drop the sequence number's leading zeros
+    return Matcher(tuple(folded_rx(f"{n}(?<![0-9]{n}){rest}") for n in {key[:7], short}))
+
+
+def _bates(key: str, language: str) -> Matcher:
+    prefix, digits = re.fullmatch(r"([A-Z]+)(\d+)", key).groups()  # type: ignore[union-attr]
+    return Matcher((folded_rx(_lead(prefix.lower()) + rf"[\s_-]?0*{digits.lstrip('0') or '0'}(?!\d)"),))
+
+
+def _reference_matcher(key: str, language: str) -> Matcher:
+    """Sections, articles, clauses, súmulas, acórdãos: keyword + identifier (+ year)."""
+    return Matcher(tuple(folded_rx(src) for src in _reference(key, language)))
+
+
+def _case(key: str, language: str) -> Matcher:
+    tokens = key.split()
+    if not key[0].isdigit():
+        return _reference_matcher(key, language)
+    reporter = _GAP.join(re.escape(t) for t in tokens[1:-1])  # "410 u s 113": volume, reporter, page
+    return Matcher((folded_rx(_lead(tokens[0]) + rf"\s?{reporter}{_GAP}{tokens[-1]}(?!\d)"),))
+
+
+def _statute(key: str, language: str) -> Matcher:
+    tokens = key.split()
+    if re.fullmatch(r"\d+ (?:usc|cfr) \S+", key):
         section = _id_rx(tokens[2], "en", False)
         sign = r"(?:(?:\xa7\xa7?|sec(?:tion)?s?\.?|ss?)\s?)?"
         full = _lead(tokens[0]) + rf"\s?{_GAP.join(tokens[1])}\W*(?:a\W*)?{sign}{section}"
         sign_alone = (r"\xa7\xa7?\s?", _lead(r"sec(?:tion)?\.?") + r"\s?")  # "a § 1983 claim": a part
         return Matcher((folded_rx(full),), (tuple(folded_rx(s + section) for s in sign_alone),))
-    if kind == Kind.STATUTE and key in CODES:
+    if key in CODES:
         return Matcher(tuple(folded_rx(_lead(alt) + _YEAR + E) for alt in _alternatives(CODES[key])))
-    if kind in (Kind.SECTION, Kind.CASE) or (kind == Kind.STATUTE and (tokens[0], language) in KEYWORDS):
-        return Matcher(tuple(folded_rx(src) for src in _reference(key, language)))
-    return Matcher((_phrase(tokens),) if tokens else ())  # quotes, other statutes: their words in order
+    if (tokens[0], language) in KEYWORDS:
+        return _reference_matcher(key, language)
+    return _words(key, language)
+
+
+_MATCHERS: dict[Kind, Callable[[str, str], Matcher]] = {
+    Kind.NAME: _name,
+    Kind.CNJ: _cnj,
+    Kind.BATES: _bates,
+    Kind.CASE: _case,
+    Kind.STATUTE: _statute,
+    Kind.SECTION: _reference_matcher,
+}
+
+
+@functools.lru_cache(maxsize=2048)
+def matcher(kind: Kind, key: str, language: str) -> Matcher:
+    """The regexes that find a signal in folded text (cached: the same signals recur across queries)."""
+    return _MATCHERS.get(kind, _words)(key, language)
 
 
 _NUMBER_OR_WORD = frozenset(b"0123456789.,abcdefghijklmnopqrstuvwxyz")
@@ -245,11 +282,13 @@ def boost_scores(
     heading_weight: float = 0.0,
     discount_common: bool = False,
     document_of: Callable[[str], str] | None = None,
+    heading_stems: frozenset[str] = frozenset(),
 ) -> dict[str, float]:
     """Exact-match boost in [0, 1] per (chunk_id, text) candidate; all zeros for a query without signals.
 
     With `heading_weight` > 0 (HEADING_WEIGHT is the suggested value), a chunk whose heading holds
-    the query's words also gets `heading_weight × heading_cue`, the sum capped at 1.
+    the query's words (`heading_stems`: query/analysis.py `Query.stems`) also gets
+    `heading_weight × heading_cue`, the sum capped at 1.
     With `discount_common`, a signal that most candidates hold (a contract's own title or its
     parties' names in a question about one clause, a quoted term every clause uses) does not
     tell them apart: its weight shrinks by `rarity` of its share among the candidates.
@@ -257,7 +296,7 @@ def boost_scores(
     of a document that holds it anywhere: names pick the document, the other lists and signals
     pick the passage inside it (measured on our lawyer questions, bench/RESULTS.md).
     """
-    total, wanted = sum(WEIGHTS[s.kind] for s in signals), _stems(fold(signals.query))
+    total, wanted = sum(WEIGHTS[s.kind] for s in signals), heading_stems
     folded = [(chunk_id, text, fold(text)) for chunk_id, text in candidates]
     degrees = [[degree(s, f) for s in signals] for _, _, f in folded]
     weights = [WEIGHTS[s.kind] for s in signals]
@@ -282,26 +321,12 @@ def boost_scores(
     return scores
 
 
-FUNCTION_WORDS = frozenset(
-    words(
-        fold(
-            "what which when where does with from that this about under have there their whether shall would should "
-            "could into upon quais qual quando onde como sobre para entre pelo pela pelos pelas isso esta este essa "
-            "esse seja sido qualquer"
-        )
-    )
-)
 _FIRST_LINE = re.compile(r"\s*([^\n]{0,300})")  # without copying a whole chunk to split it
 _NUMBERED = re.compile(
     r"\s*(?:\d+(?:\.\d+)*\.?\s|(?:section|article|cl[aá]usula|cap[ií]tulo|t[ií]tulo|"
     r"se[cç][aã]o|schedule|exhibit|anexo)\b)",
     re.IGNORECASE,
 )
-
-
-def _stems(folded: bytes) -> set[str]:
-    # Five-letter prefixes stand in for a stemmer: "terminate" ~ "termination", "rescindir" ~ "rescisão".
-    return {w[:5] for w in words(folded) if len(w) > 3 and w not in FUNCTION_WORDS}
 
 
 def heading_cue(text: str, query: str) -> float:
@@ -312,10 +337,10 @@ def heading_cue(text: str, query: str) -> float:
     ends at its first full stop ("8.1 Termination. Either party may..."). Document-type words in a
     query ("acórdão", "deposition") find such headings too.
     """
-    return _heading_share(text, _stems(fold(query)))
+    return _heading_share(text, stems_of(query))
 
 
-def _heading_share(text: str, wanted: set[str]) -> float:
+def _heading_share(text: str, wanted: frozenset[str]) -> float:
     first = _FIRST_LINE.match(text)
     line = first[1].strip() if first else ""
     if _NUMBERED.match(line):
@@ -325,4 +350,4 @@ def _heading_share(text: str, wanted: set[str]) -> float:
     titled = sum(w[0].isupper() for w in long_words) >= 0.6 * len(long_words) and line[-1:] not in ".;,:"
     if not wanted or not letters or len(line) > 100 or not (all(c.isupper() for c in letters) or titled):
         return 0.0
-    return len(wanted & _stems(fold(line))) / len(wanted)
+    return len(wanted & stems_of(line)) / len(wanted)

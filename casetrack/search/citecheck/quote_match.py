@@ -29,7 +29,7 @@ from rapidfuzz import fuzz
 from casetrack.quote.align import MIN_QUOTE_CHARS, Alignment, align
 from casetrack.quote.diff import WordDiff, diff_words
 from casetrack.quote.fold import Folded, fold, fold_text
-from casetrack.search.cite_text import Region
+from casetrack.search.citecheck.cited_text import Region
 
 EXACT, CLOSE, NONE = "exact", "close", "none"
 CLOSE_SCORE = 60.0

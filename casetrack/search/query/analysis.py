@@ -1,0 +1,115 @@
+"""A query, analysed once: every ranking step and the pin-cite read what they need from one value.
+
+What the caller wrote is read here, and only here, into its parts: the case analyzer's terms
+(BM25, naming, relevance), the question without the scene set before it, each term's role for
+the pin-cite (query/roles.py), the exact-match signals (query/signals.py: citations, numbers,
+names, quotes), word stems for the heading and topic cues, and the folded text a pasted passage
+is aligned with. The costly parts (signals: eyecite; the folded text) are worked out on first
+use and kept.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Protocol
+
+from casetrack.quote.fold import Folded
+from casetrack.search.query.roles import QueryTerms, asked_text, term_roles
+from casetrack.search.query.signals import QuerySignals, extract_signals, fold, words
+
+# Words that carry no topic (question words, function words), English and Portuguese, folded.
+FUNCTION_WORDS = frozenset(
+    words(
+        fold(
+            "what which when where does with from that this about under have there their whether shall "
+            "would should could into upon quais qual quando onde como sobre para entre pelo pela pelos pelas "
+            "isso esta este essa esse seja sido qualquer"
+        )
+    )
+)
+# Three-letter words that are no topic either ("law", "tax" and "ato" are).
+SHORT_FUNCTION_WORDS = frozenset(
+    "the and for any all its nor but are was has had not das dos por com que uma aos nas nos sem ser".split()
+)
+# A keyword query has at most this many content words (and few words in all): "governing law".
+KEYWORD_TERMS = 4
+_NOT_SPACE = re.compile(r"\S+")
+
+
+class Analyzer(Protocol):
+    """The case's keyword-index analyzer (store/analyzers.py)."""
+
+    def terms(self, text: str) -> list[str]: ...
+
+    def analyze(self, text: str) -> list[str]: ...
+
+
+@dataclass(frozen=True)
+class Query:
+    """One search's query as analysed for one case (its analyzer and language)."""
+
+    text: str  # as the caller wrote it
+    language: str  # the case's language ("en", "pt", "pt-BR" ...)
+    asked: str  # the question alone, without a scene set before it ("Consider X; what ...?")
+    terms: tuple[str, ...]  # the analyzer's distinct terms of the whole text
+    roles: QueryTerms  # each term's role for the pin-cite
+
+    @property
+    def sets_scene(self) -> bool:
+        """Does a scene come before the question ("For the lease between A and B, what ...?")?"""
+        return self.asked != self.text
+
+    @functools.cached_property
+    def signals(self) -> QuerySignals:
+        """The exact-match signals (boost): quotes, citations, references, amounts, dates, names."""
+        return extract_signals(self.text, self.language)
+
+    @functools.cached_property
+    def stems(self) -> frozenset[str]:
+        """Content words as five-letter folded prefixes, a stand-in for a stemmer ("terminate" ~
+        "termination", "rescindir" ~ "rescisão"): what the heading and topic cues compare."""
+        return stems_of(self.text)
+
+    @functools.cached_property
+    def keyword_stems(self) -> frozenset[str]:
+        """The stems of a keyword query (`governing law`, `dano moral`: at most KEYWORD_TERMS
+        content words); empty for a question."""
+        n = len(self.stems)
+        short = len(_NOT_SPACE.findall(self.text)) <= KEYWORD_TERMS + 3
+        return self.stems if 0 < n <= KEYWORD_TERMS and short else frozenset()
+
+    @functools.cached_property
+    def folded(self) -> Folded:
+        """The text folded for alignment with a passage (quote/fold.py): letters and digits only."""
+        from casetrack.quote.fold import fold as fold_passage
+
+        return fold_passage(self.text)
+
+    @functools.cached_property
+    def words(self) -> tuple[str, ...]:
+        """The text's words, lowercase and without accents (quote/fold.py `folded_words`)."""
+        from casetrack.quote.fold import folded_words
+
+        return tuple(folded_words(self.text))
+
+
+def stems_of(text: str) -> frozenset[str]:
+    """Content words of `text` as five-letter folded prefixes (three-letter words count: "law")."""
+    return frozenset(
+        w[:5]
+        for w in words(fold(text))
+        if len(w) >= 3 and w not in FUNCTION_WORDS and w not in SHORT_FUNCTION_WORDS
+    )
+
+
+def analyse(text: str, analyzer: Analyzer, language: str) -> Query:
+    """`text` read for a case whose keyword index uses `analyzer` and whose language is `language`."""
+    return Query(
+        text=text,
+        language=language,
+        asked=asked_text(text),
+        terms=tuple(analyzer.terms(text)),
+        roles=term_roles(text, analyzer),
+    )

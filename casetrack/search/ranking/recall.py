@@ -1,0 +1,167 @@
+"""Stage 1, recall: BM25 and E1's nearest neighbours gather the candidates, and their rows are read
+once with only what ranking needs.
+
+BM25 alone misses passages that share no words with the question; the dense neighbours add them.
+A question that names its document adds the chunks of that document the rest of the question
+finds (ranking/naming.py). Each candidate's row holds the stored vectors of the fused lists (and
+its text when a step reads text); text and provenance for display are read for the page of hits
+only, at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from casetrack.domain.slots import BM25, FUSED_SLOTS, SLOTS
+from casetrack.search.ranking import naming
+from casetrack.search.ranking.context import QueryVector, SearchContext
+from casetrack.search.ranking.trace import Trace
+from casetrack.store import lance_tables as lt
+from casetrack.store.case_store import CaseStore, gen_of_chunk
+from casetrack.store.journal import JournalEntry
+
+# Which stored columns each fused list scores candidates with (names from domain/slots.py).
+LIST_COLUMNS = {SLOTS[slot].list_name: list(SLOTS[slot].columns) for slot in FUSED_SLOTS}
+MAX_FILTERED_CANDIDATES = 2000  # a Bates range naming at most this many chunks: all are candidates
+# A dense search under a document filter that keeps at most this many chunks scans them all
+# (bench/filter_latency.py: under a one-document filter the 100k-chunk ANN index returned < 10 rows).
+EXACT_SCAN_CHUNKS = 20_000
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """The chunks recall gathered, each once, with what ranking reads of them."""
+
+    table: pa.Table  # one row per candidate, in recall order: chunk_id and the ranking columns
+    texts: tuple[tuple[str, str], ...]  # (chunk_id, text) in table order ("" when no step reads text)
+    bm25: tuple[str, ...] = ()  # BM25's own order (committed chunks only)
+    focus: naming.Focus | None = None  # the documents the query names, and the rest of it inside them
+    vectors: Mapping[str, QueryVector] = field(default_factory=dict)  # the query's vector per list
+
+    @property
+    def ids(self) -> list[str]:
+        return [str(c) for c in self.table.column("chunk_id").to_pylist()]
+
+    def column(self, name: str) -> pa.ChunkedArray | None:
+        return self.table.column(name) if name in self.table.column_names else None
+
+
+def ranking_columns(ctx: SearchContext) -> tuple[list[str], list[str]]:
+    """(the columns read for every candidate, the base of them a text-reading step needs)."""
+    cfg = ctx.config
+    reads_text = cfg.boost.on or cfg.verbatim.on or cfg.topic.weight > 0
+    base = ["chunk_id", "text"] if reads_text else ["chunk_id"]
+    columns = base + [c for name in ctx.lists if name != BM25 for c in LIST_COLUMNS[name]]
+    if "dense" in ctx.lists and cfg.fusion.dense_windows:
+        columns.append(lt.WINDOW_VECTORS)
+    return base, columns
+
+
+def recall(ctx: SearchContext, trace: Trace) -> Candidates:
+    """BM25 top-N (plus the focus list of a naming question) and E1's nearest neighbours, read
+    once; BM25's rows are read while the query is encoded and the ANN query runs (LanceDB and
+    onnxruntime release the GIL: the two overlap on two cores)."""
+    store, cfg, scope = ctx.store, ctx.config, ctx.scope
+    base, columns = ranking_columns(ctx)
+    candidates: list[str] = []
+    bm25: list[str] = []
+    focus: naming.Focus | None = None
+    bm25_rows: Future[pa.Table] | None = None
+    if BM25 in ctx.lists:
+        allowed = None if scope.documents is None else set(scope.documents)
+        hits = store.bm25.search(ctx.query.text, cfg.recall.bm25_candidates, allowed)
+        bm25 = [h.chunk_id for h in hits if scope.allows(h.doc_id, gen_of_chunk(h.chunk_id))]
+        candidates += bm25
+        trace.used(BM25)
+        trace.lap(BM25)
+        if cfg.focus.on:
+            focus = naming.focus(ctx, [h.doc_id for h in hits])
+            if focus is not None:
+                candidates += focus.ranking
+                trace.used("focus")
+            trace.lap("focus")
+        bm25_rows = ctx.submit(store.lance.fetch_table, list(bm25), columns)
+    vectors = {name: ctx.vector(name) for name in ctx.lists if name != BM25}
+    if "dense" in vectors:
+        trace.lap("embed_query")
+    parts: list[pa.Table] = []
+    if "dense" in vectors and (cfg.recall.dense_recall or BM25 not in ctx.lists):
+        near = _nearest(ctx, columns)
+        candidates += near.column("chunk_id").to_pylist()
+        parts.append(near)
+        trace.lap("dense")
+    if bm25_rows is not None:
+        parts.insert(0, bm25_rows.result())
+    if scope.chunks is not None:
+        candidates, parts = _only_allowed(scope.chunks, candidates, parts)
+        bm25 = [c for c in bm25 if c in scope.chunks]
+        if focus is not None:
+            focus = naming.Focus(focus.documents, tuple(c for c in focus.ranking if c in scope.chunks))
+    table = candidate_table(store, list(dict.fromkeys(candidates)), parts, columns)
+    trace.lap("fetch_candidates")
+    return Candidates(table, _texts(table, base), tuple(bm25), focus, vectors)
+
+
+def _nearest(ctx: SearchContext, columns: list[str]) -> pa.Table:
+    """E1's nearest committed chunks (an exact scan under a narrow document filter)."""
+    scope = ctx.scope
+    where = lt.sql_in("doc_id", sorted(scope.documents)) if scope.documents else None
+    exact = scope.documents is not None and narrow_filter(scope.entries, scope.documents)
+    near = ctx.store.lance.dense_search(
+        ctx.dense(), ctx.config.recall.dense_candidates, where, columns, exact
+    )
+    if not near.num_rows:
+        return near
+    docs, gens = near.column("doc_id").to_pylist(), near.column("gen").to_pylist()
+    return near.filter(pa.array([scope.allows(d, g) for d, g in zip(docs, gens, strict=True)]))
+
+
+def _texts(table: pa.Table, base: list[str]) -> tuple[tuple[str, str], ...]:
+    ids = table.column("chunk_id").to_pylist()
+    if "text" not in base or "text" not in table.column_names:  # no text column: no chunks yet
+        return tuple((str(c), "") for c in ids)
+    return tuple(zip((str(c) for c in ids), (str(t) for t in table.column("text").to_pylist()), strict=True))
+
+
+def _only_allowed(
+    allowed: frozenset[str], candidates: list[str], parts: list[pa.Table]
+) -> tuple[list[str], list[pa.Table]]:
+    """Candidates and rows read cut to the chunks `allowed` (a Bates range: the pages it names are
+    few, so all of them become candidates when they are at most MAX_FILTERED_CANDIDATES)."""
+    extra = sorted(allowed) if len(allowed) <= MAX_FILTERED_CANDIDATES else []
+    value_set = pa.array(sorted(allowed), pa.string())
+    parts = [p.filter(pc.is_in(p.column("chunk_id"), value_set=value_set)) for p in parts]
+    return [c for c in candidates if c in allowed] + extra, parts
+
+
+def candidate_table(
+    store: CaseStore, candidates: list[str], parts: list[pa.Table], columns: list[str]
+) -> pa.Table:
+    """One row per candidate (first occurrence wins) with the ranking columns, from the rows the
+    recall stages already read plus a fetch of any candidate they did not."""
+    parts = [p for p in parts if p.num_rows]  # an empty read carries only chunk_id
+    have = {c for part in parts for c in part.column("chunk_id").to_pylist()}
+    missing = [c for c in candidates if c not in have]
+    if missing or not parts:
+        parts.append(store.lance.fetch_table(missing, columns))
+    names = [c for c in ["chunk_id", *columns] if all(c in p.column_names for p in parts)]
+    names = list(dict.fromkeys(names))
+    merged = pa.concat_tables([p.select(names) for p in parts], promote_options="default")
+    seen: set[str] = set()
+    first = []
+    for i, chunk_id in enumerate(merged.column("chunk_id").to_pylist()):
+        if chunk_id not in seen:
+            seen.add(chunk_id)
+            first.append(i)
+    return merged.take(pa.array(first, pa.int64())) if len(first) < merged.num_rows else merged
+
+
+def narrow_filter(entries: tuple[JournalEntry, ...], doc_ids: frozenset[str]) -> bool:
+    """Does the document filter keep few enough of the committed documents' (`entries`) chunks
+    to scan them all (exact, never short)?"""
+    return sum(e.expected_chunks for e in entries if e.doc_id in doc_ids) <= EXACT_SCAN_CHUNKS
