@@ -14,13 +14,26 @@ Metrics per question (a failed search scores as a miss):
 Baseline: plain BM25 (lowercased word tokens, no stemming, no stop words, k1 1.2, b 0.75) over
 the same files' pages, TXT files cut into 25-line blocks.
 
+The caller's words (issue 27): with `--words FILE` (question id -> {"keywords": [...],
+"likely_wording": "..."}, written by someone who saw only the questions), each system also runs
+given those words: "bm25 +words" and "pipeline +pasted" with question, keywords and wording as
+one query; "pipeline +words" with them as `search_case`'s own `keywords` / `likely_wording`
+(when this checkout's search takes them).
+
+Questions of kind "no_answer" (the case does not say it) are scored apart: how often the
+pipeline says `no_good_match`. Also reported: the labels' calibration (for each `match` label of
+the top 5 results, the share whose chunk holds the gold answer, and whose own citation does),
+and result lists that show one citation twice.
+
 Usage:
   .venv/bin/python bench/blind.py --set /work/blind/blind_set.json --cache /tmp/blind-cache --out r.json
+  .venv/bin/python bench/blind.py --set S --cache C --words words.json --out r.json
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import math
 import os
@@ -50,7 +63,7 @@ def gold_ok(gold: dict[str, Any], document: str, page: int | None, lines: tuple[
     if pages:
         return page is not None and page in pages
     a, b = gold["lines"]
-    return lines[0] <= b and a <= lines[1]
+    return bool(lines[0] <= b and a <= lines[1])
 
 
 def cited(hit: Any) -> tuple[str, int | None, tuple[int, int]]:
@@ -174,6 +187,46 @@ def score(ranked: list[tuple[str, int | None, tuple[int, int]]], gold: dict[str,
     }
 
 
+def pasted(question: str, words: dict[str, Any] | None) -> str:
+    """The question with the caller's keywords and likely wording appended, as one query."""
+    if not words:
+        return question
+    return " ".join([question, *words.get("keywords", []), words.get("likely_wording", "")]).strip()
+
+
+def run_pipeline(app: CaseTrack, case: str, question: str, extra: dict[str, Any]) -> dict[str, Any]:
+    """One search: its pin-cite and chunk places, labels and flags (a failure is recorded)."""
+    out: dict[str, Any] = {}
+    try:
+        resp = app.search(case, question, top_k=10, **extra)
+    except Exception as e:  # a failed query is a miss
+        return {"error": f"{type(e).__name__}: {e}", "ranked": [], "chunks": [], "labels": []}
+    out["ranked"] = [cited(h) for h in resp.hits]
+    out["chunks"] = [chunk_range(h) for h in resp.hits]
+    out["labels"] = [(h.match, h.relevance) for h in resp.hits]
+    out["top"] = [h.citation for h in resp.hits[:3]]
+    out["no_good_match"] = bool(getattr(resp, "no_good_match", False))
+    citations = [h.citation for h in resp.hits[:10]]
+    out["duplicates"] = len(citations) - len(set(citations))
+    return out
+
+
+def calibration(rows: list[dict[str, Any]], system: str) -> dict[str, dict[str, float]]:
+    """For each label of the top-5 results of answerable questions: how many, and the share whose
+    chunk holds the gold answer ("chunk") and whose own citation does ("pin")."""
+    table: dict[str, dict[str, float]] = {}
+    for r in rows:
+        run = r.get("runs", {}).get(system)
+        if r["gold"] is None or run is None:
+            continue
+        for (label, _), pin, chunk in list(zip(run["labels"], run["ranked"], run["chunks"], strict=True))[:5]:
+            cell = table.setdefault(str(label), {"n": 0, "chunk": 0, "pin": 0})
+            cell["n"] += 1
+            cell["chunk"] += gold_ok(r["gold"], *chunk)
+            cell["pin"] += gold_ok(r["gold"], *pin)
+    return table
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -182,9 +235,11 @@ def main() -> None:
     parser.add_argument("--cache", required=True, help="data dir for the cases (reused when present)")
     parser.add_argument("--models-dir", default=str(REPO.parent / "shared" / "models"))
     parser.add_argument("--out", help="per-question JSON")
+    parser.add_argument("--words", help="the caller's keywords and likely wording per question (JSON)")
     parser.add_argument("--no-bm25", action="store_true", help="skip the page BM25 baseline")
     args = parser.parse_args()
     spec = json.loads(Path(args.set).read_text())
+    words: dict[str, Any] = json.loads(Path(args.words).read_text()) if args.words else {}
     app = CaseTrack(resolve_settings(Path(args.cache), args.models_dir, environ={}))
     set_dir = Path(args.set).resolve().parent
     names = build_cases(app, spec, set_dir)
@@ -195,25 +250,75 @@ def main() -> None:
             key: PageBM25([source(set_dir, f) for f in case["files"]]) for key, case in spec["cases"].items()
         }
     )
-    rows: list[dict[str, Any]] = []
-    for q in spec["questions"]:
-        row: dict[str, Any] = {"id": q["id"], "case": q["case"], "kind": q["kind"], "lang": q.get("lang")}
-        try:
-            resp = app.search(names[q["case"]], q["question"], top_k=10)
-            ranked = [cited(h) for h in resp.hits]
-            chunks = [chunk_range(h) for h in resp.hits]
-            row["top"] = [h.citation for h in resp.hits[:3]]
-            row["no_good_match"] = bool(getattr(resp, "no_good_match", False))
-        except Exception as e:  # a failed query is a miss
-            ranked, chunks, row["error"] = [], [], f"{type(e).__name__}: {e}"
-        row["pipeline"] = score(ranked, q["gold"])
-        row["pipeline (chunk)"] = score(chunks, q["gold"])
-        if baselines:
-            row["bm25"] = score(baselines[q["case"]].search(q["question"], 10), q["gold"])
-        rows.append(row)
-    systems = ["pipeline", "pipeline (chunk)"] + (["bm25"] if baselines else [])
+    pipelines = _pipelines(app, bool(words))
+    rows = [_question(app, names, q, words.get(q["id"]), pipelines, baselines) for q in spec["questions"]]
+    systems = [n for p in pipelines for n in (p, f"{p} (chunk)")]
+    systems += (["bm25"] + (["bm25 +words"] if words else [])) if baselines else []
+    answerable = [r for r in rows if r["gold"] is not None]
+    summary = _table(answerable, systems)
+    for p in pipelines:
+        _report_flags(rows, p)
+        table = calibration(rows, p)
+        summary.setdefault("calibration", {})[p] = table
+        print(
+            f"\nlabels of {p}, top 5 of answerable questions: label n, share whose chunk / citation holds the answer"
+        )
+        for label, cell in sorted(table.items(), key=lambda kv: -kv[1]["n"]):
+            n = cell["n"]
+            print(f"  {label:8s} {n:4.0f}  chunk {cell['chunk'] / n:.3f}  pin {cell['pin'] / n:.3f}")
+    if args.out:
+        Path(args.out).write_text(json.dumps({"summary": summary, "questions": rows}, indent=1))
+
+
+def _pipelines(app: CaseTrack, with_words: bool) -> dict[str, Any]:
+    """The pipeline systems to run: (question, words) -> (query text, extra search arguments)."""
+    pipelines: dict[str, Any] = {"pipeline": lambda q, w: (q, {})}
+    if with_words:
+        pipelines["pipeline +pasted"] = lambda q, w: (pasted(q, w), {})
+        if "keywords" in inspect.signature(app.search).parameters:
+            pipelines["pipeline +words"] = lambda q, w: (
+                q,
+                {"keywords": list(w.get("keywords", [])), "likely_wording": w.get("likely_wording") or None},
+            )
+    return pipelines
+
+
+def _question(
+    app: CaseTrack,
+    names: dict[str, str],
+    q: dict[str, Any],
+    w: dict[str, Any] | None,
+    pipelines: dict[str, Any],
+    baselines: dict[str, PageBM25],
+) -> dict[str, Any]:
+    """One question through every system."""
+    row: dict[str, Any] = {
+        "id": q["id"],
+        "case": q["case"],
+        "kind": q["kind"],
+        "lang": q.get("lang"),
+        "fresh": bool(q.get("fresh")),
+        "gold": q.get("gold"),
+        "runs": {},
+    }
+    for system, make in pipelines.items():
+        text, extra = make(q["question"], w or {})
+        run = run_pipeline(app, names[q["case"]], text, extra)
+        row["runs"][system] = run
+        if q.get("gold") is not None:
+            row[system] = score(run["ranked"], q["gold"])
+            row[f"{system} (chunk)"] = score(run["chunks"], q["gold"])
+    if baselines and q.get("gold") is not None:
+        bm25 = baselines[q["case"]]
+        row["bm25"] = score(bm25.search(q["question"], 10), q["gold"])
+        if w is not None:
+            row["bm25 +words"] = score(bm25.search(pasted(q["question"], w), 10), q["gold"])
+    return row
+
+
+def _table(rows: list[dict[str, Any]], systems: list[str]) -> dict[str, Any]:
     groups = {"all": rows}
-    for field in ("kind", "case", "lang"):
+    for field in ("kind", "case", "lang", "fresh"):
         for value in sorted({str(r[field]) for r in rows}):
             groups[f"{field}={value}"] = [r for r in rows if str(r[field]) == value]
     print(
@@ -231,14 +336,24 @@ def main() -> None:
                 summary.setdefault(label, {})[f"{s} {m}"] = hits / len(group)
                 cells.append(f"{int(hits)}/{len(group)} = {hits / len(group):.3f}")
         print(f"| {label} | {len(group)} | " + " | ".join(cells) + " |")
-    flagged = [r["id"] for r in rows if r.get("no_good_match")]
+    return summary
+
+
+def _report_flags(rows: list[dict[str, Any]], system: str) -> None:
+    runs = [(r, r["runs"][system]) for r in rows if system in r["runs"]]
+    flagged = [r["id"] for r, run in runs if r["gold"] is not None and run.get("no_good_match")]
+    answerable = sum(1 for r, _ in runs if r["gold"] is not None)
+    print(f"\n{system}: no_good_match on {len(flagged)} of {answerable} answerable questions: {flagged}")
+    none = [(r, run) for r, run in runs if r["gold"] is None]
+    if none:
+        said = sum(1 for _, run in none if run.get("no_good_match"))
+        print(f"{system}: no_good_match on {said} of {len(none)} questions the case does not answer")
+    dup = sum(1 for _, run in runs if run.get("duplicates"))
+    print(f"{system}: {dup} result lists show one citation twice")
+    errors = [(r["id"], run["error"]) for r, run in runs if "error" in run]
     print(
-        f"\nno_good_match on {len(flagged)} of {len(rows)} questions (each has an answer in its case): {flagged}"
+        f"{system}: {len(errors)} failed queries (scored as misses)" + (f": {errors[:3]}" if errors else "")
     )
-    errors = [r for r in rows if "error" in r]
-    print(f"\n{len(errors)} failed queries (scored as misses)" + (f": {errors[:3]}" if errors else ""))
-    if args.out:
-        Path(args.out).write_text(json.dumps({"summary": summary, "questions": rows}, indent=1))
 
 
 if __name__ == "__main__":
