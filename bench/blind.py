@@ -33,7 +33,6 @@ Usage:
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import math
 import os
@@ -237,6 +236,12 @@ def main() -> None:
     parser.add_argument("--out", help="per-question JSON")
     parser.add_argument("--words", help="the caller's keywords and likely wording per question (JSON)")
     parser.add_argument("--no-bm25", action="store_true", help="skip the page BM25 baseline")
+    parser.add_argument(
+        "--config",
+        default="",
+        help="search settings by flat name, as JSON values: words_wording_weight=0.5,boost=false",
+    )
+    parser.add_argument("--only", default="", help="comma list of pipeline systems to run (default: all)")
     args = parser.parse_args()
     spec = json.loads(Path(args.set).read_text())
     words: dict[str, Any] = json.loads(Path(args.words).read_text()) if args.words else {}
@@ -250,7 +255,9 @@ def main() -> None:
             key: PageBM25([source(set_dir, f) for f in case["files"]]) for key, case in spec["cases"].items()
         }
     )
-    pipelines = _pipelines(app, bool(words))
+    pipelines = _pipelines(app, bool(words), _config(args.config))
+    if args.only:
+        pipelines = {k: v for k, v in pipelines.items() if k in args.only.split(",")}
     rows = [_question(app, names, q, words.get(q["id"]), pipelines, baselines) for q in spec["questions"]]
     systems = [n for p in pipelines for n in (p, f"{p} (chunk)")]
     systems += (["bm25"] + (["bm25 +words"] if words else [])) if baselines else []
@@ -270,15 +277,36 @@ def main() -> None:
         Path(args.out).write_text(json.dumps({"summary": summary, "questions": rows}, indent=1))
 
 
-def _pipelines(app: CaseTrack, with_words: bool) -> dict[str, Any]:
+def _config(text: str) -> dict[str, Any]:
+    """`--config` as search arguments: {"config": SearchConfig.of(...)} or {} (the defaults)."""
+    if not text:
+        return {}
+    from casetrack.search.ranking.config import SearchConfig
+
+    changes = dict(item.split("=", 1) for item in text.split(",") if item.strip())
+    return {"config": SearchConfig.of(**{k.strip(): json.loads(v) for k, v in changes.items()})}
+
+
+def _takes_words(app: CaseTrack) -> bool:
+    """Does this checkout's search take the caller's words as its own arguments?"""
+    from casetrack.search.ranking.request import SearchOptions
+
+    return "keywords" in getattr(SearchOptions, "__annotations__", {})
+
+
+def _pipelines(app: CaseTrack, with_words: bool, config: dict[str, Any]) -> dict[str, Any]:
     """The pipeline systems to run: (question, words) -> (query text, extra search arguments)."""
-    pipelines: dict[str, Any] = {"pipeline": lambda q, w: (q, {})}
+    pipelines: dict[str, Any] = {"pipeline": lambda q, w: (q, dict(config))}
     if with_words:
-        pipelines["pipeline +pasted"] = lambda q, w: (pasted(q, w), {})
-        if "keywords" in inspect.signature(app.search).parameters:
+        pipelines["pipeline +pasted"] = lambda q, w: (pasted(q, w), dict(config))
+        if _takes_words(app):
             pipelines["pipeline +words"] = lambda q, w: (
                 q,
-                {"keywords": list(w.get("keywords", [])), "likely_wording": w.get("likely_wording") or None},
+                {
+                    "keywords": list(w.get("keywords", [])),
+                    "likely_wording": w.get("likely_wording") or None,
+                    **config,
+                },
             )
     return pipelines
 

@@ -345,7 +345,7 @@ def run_ablation(
 
     def search(q: Query) -> SearchResponse:
         scope = q.gold_doc if scoped_to_gold(q) else q.scope
-        return app.search(case, text_of(q), top_k, [scope] if scope else None, config=cfg)
+        return app.search(case, text_of(q), top_k=top_k, documents=[scope] if scope else None, config=cfg)
 
     search(ds.queries[0])  # warm-up: loads the models this config needs; not timed
     wall: list[float] = []

@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from typing_extensions import Unpack
+
 from casetrack.app.audit import ENV_AUDIT_QUERIES, AuditLog
 from casetrack.config import Settings
 from casetrack.domain.cases import CaseSettings, CaseStatus, DocumentSort
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
     from casetrack.parse.isolated import IsolatedParser
     from casetrack.search.entities.mentions import EntityResult
     from casetrack.search.filters import SearchFilters
-    from casetrack.search.ranking.config import SearchConfig
+    from casetrack.search.ranking.request import SearchOptions
     from casetrack.search.ranking.runtime import SearchRuntime
     from casetrack.store.case_check import CheckReport
     from casetrack.store.case_store import CaseStore
@@ -370,34 +372,15 @@ class CaseTrack:
             return status_report(self.pool, self.settings, cases, store)
 
     def search(
-        self,
-        case: str,
-        query: str,
-        top_k: int = 10,
-        documents: list[str] | None = None,
-        offset: int = 0,
-        config: SearchConfig | None = None,
-        filters: SearchFilters | None = None,
-        context_chars: int = 0,
-        per_document: bool = False,
-        client: str = "cli",
+        self, case: str, query: str, client: str = "cli", **options: Unpack[SearchOptions]
     ) -> SearchResponse:
-        """Ranked passages of `case` for `query` (the four stages; see search/pipeline.py)."""
+        """Ranked passages of `case` for `query` (search/ranking/pipeline.py); `options` are the
+        request's other fields (top_k, documents, offset, config, filters, context_chars,
+        per_document, keywords, likely_wording)."""
         from casetrack.app.searching import run_search
-        from casetrack.search.filters import SearchFilters
-        from casetrack.search.ranking.config import SearchConfig
         from casetrack.search.ranking.request import SearchRequest
 
-        request = SearchRequest(
-            query,
-            top_k,
-            offset,
-            tuple(documents or ()),
-            filters or SearchFilters(),
-            config or SearchConfig(),
-            context_chars,
-            per_document,
-        )
+        request = SearchRequest.of(query, **options)
         started = time.perf_counter()
         with self.reading(case) as store:
             response = run_search(store, self.pool, self.search_runtime, request)

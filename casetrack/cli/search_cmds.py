@@ -147,6 +147,21 @@ def legal_filter_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     metavar="RANGE",
     help="Only pages whose Bates stamp is in this range (ABC0001200-ABC0001300) or is this number.",
 )
+@click.option(
+    "--keyword",
+    "keywords",
+    multiple=True,
+    metavar="TEXT",
+    help="An alternative search in the documents' own words (a term of art, a synonym, the usual clause "
+    "heading); repeatable, up to 8.",
+)
+@click.option(
+    "--likely-wording",
+    default=None,
+    metavar="TEXT",
+    help="How the document would probably word the answer (one to three sentences; invented details are "
+    "fine): it finds passages worded like it, and is never shown as a finding.",
+)
 @legal_filter_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
@@ -164,6 +179,8 @@ def search(
     context_chars: int,
     by_document: bool,
     bates: str | None,
+    keywords: tuple[str, ...],
+    likely_wording: str | None,
     as_json: bool,
     **legal: Any,
 ) -> None:
@@ -181,6 +198,8 @@ def search(
         "legal": {k: list(v) if isinstance(v, tuple) else v for k, v in legal.items()},
         "context_chars": context_chars,
         "per_document": by_document,
+        "keywords": list(keywords),
+        "likely_wording": likely_wording,
     }
     response: SearchJson = read(ctx, "search", args)
     if as_json:

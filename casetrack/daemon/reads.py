@@ -67,6 +67,8 @@ def _search(app: CaseTrack, a: Args) -> Any:
         filters=filters,
         context_chars=int(a.get("context_chars", 0)),
         per_document=bool(a.get("per_document")),
+        keywords=_strs(a.get("keywords")),
+        likely_wording=a.get("likely_wording"),
         client=CLIENT,
     )
     return response_json(response)

@@ -57,3 +57,6 @@ class SearchResponse:
     case_chunks: int = 0
     # The best result is weak (search/relevance.py): the case probably does not say that.
     no_good_match: bool = False
+    # The caller's words as the search used them (echoed: `--json`, search_case).
+    keywords: list[str] = field(default_factory=list)
+    likely_wording: str | None = None

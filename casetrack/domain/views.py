@@ -296,6 +296,8 @@ class SearchJson(TypedDict):
     warnings: list[str]
     no_good_match: bool  # the best result is weak: the case probably does not say that
     models_missing: list[str]  # slots this search ran without because their model is not installed
+    keywords: list[str]  # the caller's alternative searches, as used
+    likely_wording: str | None  # the caller's guess at the answer's wording, as used (never a finding)
     documents: NotRequired[list[DocumentHitJson]]  # the per-document view, when asked
 
 

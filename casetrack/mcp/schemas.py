@@ -83,6 +83,9 @@ class SearchOut(_Out):
     query: str
     case: str
     results: list[HitJson]
+    no_good_match: bool = False
+    keywords: list[str] = []
+    likely_wording: str | None = None
     stages_used: list[str]
     stages_skipped: dict[str, str]
     timings_ms: dict[str, float]

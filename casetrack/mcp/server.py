@@ -28,14 +28,18 @@ from casetrack.mcp import (
 )
 from casetrack.mcp.context import SessionState, ToolContext, ToolDef
 from casetrack.mcp.host import ToolHost
+from casetrack.mcp.prompts import PROMPTS
 
 __all__ = ["INSTRUCTIONS", "TOOLS", "SessionState", "build_server"]
 
 INSTRUCTIONS = (
     "CaseTrack searches a lawyer's case documents on this computer and cites every passage "
     "(document, page, paragraph, lines). Work in a case: list_cases / switch_case / create_case, "
-    "then ingest_document or ingest_folder, then search_case. Quote the citation given with each "
-    "result. Any case-scoped tool also accepts case_name."
+    "then ingest_document or ingest_folder, then search_case. For a question in plain words, give "
+    "search_case keywords and likely_wording too (how the documents would word the answer); a pasted "
+    "quote or a citation needs neither. Quote the citation given with each result, check a quote with "
+    "verify_citation first, and say so when no_good_match is true. Any case-scoped tool also accepts "
+    "case_name."
 )
 
 # Every tool, in the order clients list them.
@@ -65,4 +69,6 @@ def build_server(host: ToolHost, session: SessionState) -> MCPServer[ToolContext
     )
     for tool in TOOLS:
         server.add_tool(tool.fn, title=tool.title, description=tool.description, annotations=tool.annotations)
+    for prompt in PROMPTS:
+        server.add_prompt(prompt)
     return server

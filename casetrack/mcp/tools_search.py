@@ -31,7 +31,9 @@ tools = ToolSet()
 @tools.tool(
     "Search case",
     READ,
-    "Search all documents of a case with keyword and semantic search. Every result carries a pin-cite to the "
+    "Search all documents of a case with keyword and semantic search. For a question in plain words, also "
+    "give keywords and likely_wording (your guess of the documents' own terms and wording): they find "
+    "clauses worded unlike the question. Every result carries a pin-cite to the "
     "lines that match (document, page, paragraph, lines; the whole passage's range is chunk_citation), a "
     "relevance from 0 to 1 with a label (exact/strong/good/weak/poor) and a chunk_id for get_chunk. "
     "no_good_match=true means nothing in the case clearly answers: say so rather than cite the results. "
@@ -50,6 +52,22 @@ async def search_case(
             max_length=2000,
         ),
     ],
+    keywords: Annotated[
+        list[Annotated[str, Field(min_length=1, max_length=120)]] | None,
+        Field(
+            description="3-5 short alternative searches in the documents' own terms (terms of art, synonyms, "
+            "the clause's usual heading, the other language's term). Not needed for a pasted quote or a citation.",
+            max_length=8,
+        ),
+    ] = None,
+    likely_wording: Annotated[
+        str | None,
+        Field(
+            description="1-3 sentences as the document would probably word the answer (a clause, a holding); "
+            "invented details are fine, it is never shown as a finding.",
+            max_length=1500,
+        ),
+    ] = None,
     top_k: Annotated[int, Field(ge=1, le=50, description="Number of results to return")] = 10,
     document_filter: Annotated[
         str | None, Field(description="Only search this document (name or ID)")
@@ -95,6 +113,8 @@ async def search_case(
             context_chars=300 if context else 0,
             per_document=by_document,
             filters=SearchFilters(bates=bates, legal=legal),
+            keywords=keywords,
+            likely_wording=likely_wording,
             client=client_of(ctx),
         )
         # The case's size comes with the response (read once by the search, not a second pass).

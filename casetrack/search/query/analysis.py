@@ -55,6 +55,21 @@ class Query:
     asked: str  # the question alone, without a scene set before it ("Consider X; what ...?")
     terms: tuple[str, ...]  # the analyzer's distinct terms of the whole text
     roles: QueryTerms  # each term's role for the pin-cite
+    # The caller's words for the answer (issue 27): alternative searches in the documents' own
+    # terms, and a guess at how a document words the answer. Evidence of the answer's words, for
+    # recall and ranking; the question alone names documents, is pinned, matched verbatim and rated.
+    keywords: tuple[str, ...] = ()
+    likely_wording: str | None = None
+
+    @property
+    def has_words(self) -> bool:
+        """Did the caller say how the answer is probably worded?"""
+        return bool(self.keywords or self.likely_wording)
+
+    @property
+    def expanded(self) -> str:
+        """The question, the keywords and the likely wording as one text (the lexical evidence)."""
+        return " ".join([self.text, *self.keywords, *([self.likely_wording] if self.likely_wording else [])])
 
     @property
     def sets_scene(self) -> bool:
@@ -104,12 +119,21 @@ def stems_of(text: str) -> frozenset[str]:
     )
 
 
-def analyse(text: str, analyzer: Analyzer, language: str) -> Query:
-    """`text` read for a case whose keyword index uses `analyzer` and whose language is `language`."""
+def analyse(
+    text: str,
+    analyzer: Analyzer,
+    language: str,
+    keywords: tuple[str, ...] = (),
+    likely_wording: str | None = None,
+) -> Query:
+    """`text` (with the caller's `keywords` and `likely_wording`) read for a case whose keyword
+    index uses `analyzer` and whose language is `language`."""
     return Query(
         text=text,
         language=language,
         asked=asked_text(text),
         terms=tuple(analyzer.terms(text)),
         roles=term_roles(text, analyzer),
+        keywords=keywords,
+        likely_wording=likely_wording,
     )

@@ -22,6 +22,7 @@ __all__ = [
     "SearchConfig",
     "TopicSettings",
     "VerbatimSettings",
+    "WordsSettings",
 ]
 
 
@@ -115,8 +116,30 @@ class VerbatimSettings:
     on: bool = True
 
 
+@dataclass(frozen=True)
+class WordsSettings:
+    """How the caller's keywords and likely wording (issue 27) are used, when given: evidence of the
+    answer's words. The question alone still names documents, is pinned, matched verbatim and rated."""
+
+    # BM25 recalls and ranks with the question, keywords and wording as one query.
+    expand_bm25: bool = True
+    # ... and BM25 of the question alone ranks too, with this weight (0: not at all), so an exact
+    # match of the question's own words is never buried by a wrong guess.
+    question_bm25_weight: float = 1.0
+    # E1 of the likely wording ranks every candidate (a passage-like text: encoded as a passage),
+    # with this weight, and recalls its own nearest neighbours.
+    wording_weight: float = 1.0
+    wording_as_passage: bool = True
+    wording_recall: bool = True
+    # E6 (sparse) reads the expanded text; E7 the question alone unless this is set.
+    expand_sparse: bool = True
+    expand_e7: bool = False
+    # The pin-cite weighs the keywords' and wording's terms beside the question's, at this role.
+    pin_weight: float = 0.0
+
+
 # The groups of SearchConfig, by attribute name (also the prefix of their flat names).
-_GROUPS = ("recall", "fusion", "focus", "boost", "topic", "rerank", "verbatim")
+_GROUPS = ("recall", "fusion", "focus", "boost", "topic", "rerank", "verbatim", "words")
 
 
 @dataclass(frozen=True)
@@ -128,6 +151,7 @@ class SearchConfig:
     topic: TopicSettings = field(default_factory=TopicSettings)
     rerank: RerankSettings = field(default_factory=RerankSettings)
     verbatim: VerbatimSettings = field(default_factory=VerbatimSettings)
+    words: WordsSettings = field(default_factory=WordsSettings)
     max_top_k: int = 100
     # Reuse the query vectors of a recent identical query (paging, per-document view). Latency
     # benchmarks turn it off: they repeat each query once per configuration.
@@ -171,7 +195,7 @@ def _flat_name(name: str) -> tuple[str | None, str]:
     """(group, field) of a flat setting name; (None, name) for SearchConfig's own fields."""
     if name in ("max_top_k", "cache_queries") or name in _GROUPS and name in ("recall", "fusion"):
         return None, name
-    if name in _GROUPS:
+    if name in _GROUPS and name != "words":
         return name, "weight" if name == "topic" else "on"
     for group in _GROUPS:
         if name.startswith(group + "_") and name[len(group) + 1 :] in _field_names(group):

@@ -73,6 +73,34 @@ class SearchContext:
         assert isinstance(vector, np.ndarray)
         return vector
 
+    def wording(self) -> DenseVector | None:
+        """E1's vector of the caller's likely wording (None without one): encoded as a passage when
+        the settings say so, since it is worded like one."""
+        wording, encoder = self.query.likely_wording, self.encoders.dense
+        if not wording or encoder is None:
+            return None
+        if not self.config.words.wording_as_passage:
+            return self.dense(wording)
+        passages = getattr(encoder, "encode_passages", None)
+        if passages is None:
+            return self.dense(wording)
+
+        def compute() -> DenseVector:
+            return np.asarray(passages([wording])[0], dtype=np.float32)
+
+        if self.runtime is None or not self.config.cache_queries:
+            return compute()
+        return self.runtime.vector(("wording", encoder.fingerprint, wording), compute)
+
+    def list_text(self, list_name: str) -> str:
+        """The text a fused list encodes or searches: the question, or with the caller's words the
+        expanded text where the settings say so."""
+        words, query = self.config.words, self.query
+        if not query.has_words:
+            return query.text
+        expand = {BM25: words.expand_bm25, "sparse": words.expand_sparse, "e7": words.expand_e7}
+        return query.expanded if expand.get(list_name, False) else query.text
+
     @property
     def fused_by_bm25(self) -> bool:
         return BM25 in self.lists

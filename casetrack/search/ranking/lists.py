@@ -27,6 +27,9 @@ from casetrack.store import lance_tables as lt
 
 # The ranked list of E1 with the query's question alone (when a scene comes first).
 QUESTION = "question"
+# With the caller's words: BM25 of the question alone, and E1 of the likely wording.
+BM25_QUESTION = "bm25_question"
+WORDING = "wording"
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,9 @@ def rank_lists(ctx: SearchContext, candidates: Candidates, trace: Trace) -> List
     rankings: dict[str, tuple[str, ...]] = {}
     if BM25 in ctx.lists:
         rankings[BM25] = candidates.bm25
+        if candidates.bm25_question:
+            rankings[BM25_QUESTION] = candidates.bm25_question
+            trace.used(BM25_QUESTION)
     dense = DenseDetail()
     ids = candidates.ids
     for name, vector in candidates.vectors.items():
@@ -61,6 +67,8 @@ def rank_lists(ctx: SearchContext, candidates: Candidates, trace: Trace) -> List
             )
         elif name == "dense" and ctx.config.fusion.dense_windows:
             scores, dense = _windowed(ctx, candidates, vector, rankings, trace)
+            if candidates.wording is not None:
+                _wording(candidates, rankings, trace)
         else:
             scores = sc.dense_scores(vector, ids, candidates.column(LIST_COLUMNS[name][0]))
             if name == "dense":
@@ -72,6 +80,17 @@ def rank_lists(ctx: SearchContext, candidates: Candidates, trace: Trace) -> List
     if "dense" in rankings:
         trace.used("dense", at=1 if BM25 in rankings else 0)
     return Lists(rankings, dense)
+
+
+def _wording(candidates: Candidates, rankings: dict[str, tuple[str, ...]], trace: Trace) -> None:
+    """E1 of the caller's likely wording ranks every candidate (chunk and best passage window)."""
+    assert candidates.wording is not None
+    ids = candidates.ids
+    vectors, windows = candidates.column(lt.VECTOR), candidates.column(lt.WINDOW_VECTORS)
+    rankings[WORDING] = tuple(
+        sc.rank_by(sc.windowed_dense_scores(candidates.wording, ids, vectors, windows).scores)
+    )
+    trace.used(WORDING)
 
 
 def _windowed(

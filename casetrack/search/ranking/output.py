@@ -21,6 +21,8 @@ def response_json(r: SearchResponse) -> SearchJson:
         "warnings": r.warnings,
         "no_good_match": r.no_good_match,
         "models_missing": r.models_missing,
+        "keywords": r.keywords,
+        "likely_wording": r.likely_wording,
     }
     if r.documents:
         out["documents"] = [

@@ -16,6 +16,8 @@ their sum as `total`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from casetrack.domain import SearchResponse
 from casetrack.domain.slots import BM25
 from casetrack.errors import CaseTrackError, Fix
@@ -41,13 +43,19 @@ def search(
     `runtime` holds the process's read threads and query cache (without one, reads run inline
     and nothing is cached).
     """
-    _check(store, request)
+    request = _checked(store, request)
     cfg = request.config
     response = SearchResponse(
-        query=request.query, case=store.record.name, stages_skipped=dict(encoders.skipped)
+        query=request.query,
+        case=store.record.name,
+        stages_skipped=dict(encoders.skipped),
+        keywords=list(request.keywords),
+        likely_wording=request.likely_wording,
     )
     trace = Trace(response)
-    query = analyse(request.query, store.bm25.analyzer, store.record.language)
+    query = analyse(
+        request.query, store.bm25.analyzer, store.record.language, request.keywords, request.likely_wording
+    )
     trace.lap("query")
     scope = scope_of(store, request.effective_filters())
     trace.lap("filters")
@@ -76,8 +84,16 @@ def search(
     return response
 
 
-def _check(store: CaseStore, request: SearchRequest) -> None:
-    """An empty query or a page size out of range is the caller's mistake: say how to ask."""
+# The caller's words: at most this many keywords, of at most KEYWORD_CHARS each, and a likely
+# wording of at most WORDING_CHARS (one to three sentences).
+MAX_KEYWORDS = 8
+KEYWORD_CHARS = 120
+WORDING_CHARS = 1500
+
+
+def _checked(store: CaseStore, request: SearchRequest) -> SearchRequest:
+    """The request with its keywords and wording tidied (blank ones and repeats dropped); an empty
+    query, a page size out of range or too many words is the caller's mistake: say how to ask."""
     if not request.query.strip():
         raise CaseTrackError(
             "The search query is empty.",
@@ -90,3 +106,17 @@ def _check(store: CaseStore, request: SearchRequest) -> None:
         )
     if not 1 <= request.top_k <= request.config.max_top_k:
         raise CaseTrackError(f"top_k must be between 1 and {request.config.max_top_k}.", "Use --top-k 10.")
+    keywords = tuple(dict.fromkeys(k.strip() for k in request.keywords if k.strip()))
+    wording = (request.likely_wording or "").strip() or None
+    if len(keywords) > MAX_KEYWORDS or any(len(k) > KEYWORD_CHARS for k in keywords):
+        raise CaseTrackError(
+            f"{len(keywords)} keywords were given; at most {MAX_KEYWORDS}, of at most {KEYWORD_CHARS} characters each.",
+            "Keep the few alternative searches most likely to be the documents' own words, e.g. "
+            '--keyword "termination for convenience" --keyword "written notice".',
+        )
+    if wording is not None and len(wording) > WORDING_CHARS:
+        raise CaseTrackError(
+            f"likely_wording is {len(wording):,} characters long; at most {WORDING_CHARS:,}.",
+            "Write one to three sentences as the document would word the answer.",
+        )
+    return replace(request, keywords=keywords, likely_wording=wording)

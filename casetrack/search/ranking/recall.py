@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
+import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -22,6 +24,7 @@ from casetrack.search.ranking import naming
 from casetrack.search.ranking.context import QueryVector, SearchContext
 from casetrack.search.ranking.trace import Trace
 from casetrack.store import lance_tables as lt
+from casetrack.store.bm25 import Bm25Hit
 from casetrack.store.case_store import CaseStore, gen_of_chunk
 from casetrack.store.journal import JournalEntry
 
@@ -42,6 +45,8 @@ class Candidates:
     bm25: tuple[str, ...] = ()  # BM25's own order (committed chunks only)
     focus: naming.Focus | None = None  # the documents the query names, and the rest of it inside them
     vectors: Mapping[str, QueryVector] = field(default_factory=dict)  # the query's vector per list
+    bm25_question: tuple[str, ...] = ()  # BM25 of the question alone, when the caller's words expand it
+    wording: npt.NDArray[np.float32] | None = None  # E1 of the caller's likely wording
 
     @property
     def ids(self) -> list[str]:
@@ -62,59 +67,97 @@ def ranking_columns(ctx: SearchContext) -> tuple[list[str], list[str]]:
     return base, columns
 
 
+@dataclass
+class _Lexical:
+    """What BM25 recalled: its order, the question alone's (with the caller's words), the focus list."""
+
+    bm25: list[str] = field(default_factory=list)
+    asked: list[str] = field(default_factory=list)
+    focus: naming.Focus | None = None
+
+    @property
+    def candidates(self) -> list[str]:
+        return self.bm25 + self.asked + list(self.focus.ranking if self.focus else ())
+
+
 def recall(ctx: SearchContext, trace: Trace) -> Candidates:
     """BM25 top-N (plus the focus list of a naming question) and E1's nearest neighbours, read
     once; BM25's rows are read while the query is encoded and the ANN query runs (LanceDB and
     onnxruntime release the GIL: the two overlap on two cores)."""
     store, cfg, scope = ctx.store, ctx.config, ctx.scope
     base, columns = ranking_columns(ctx)
-    candidates: list[str] = []
-    bm25: list[str] = []
-    focus: naming.Focus | None = None
+    lexical = _lexical(ctx, trace) if BM25 in ctx.lists else _Lexical()
+    candidates = lexical.candidates
     bm25_rows: Future[pa.Table] | None = None
     if BM25 in ctx.lists:
-        allowed = None if scope.documents is None else set(scope.documents)
-        hits = store.bm25.search(ctx.query.text, cfg.recall.bm25_candidates, allowed)
-        bm25 = [h.chunk_id for h in hits if scope.allows(h.doc_id, gen_of_chunk(h.chunk_id))]
-        candidates += bm25
-        trace.used(BM25)
-        trace.lap(BM25)
-        if cfg.focus.on:
-            focus = naming.focus(ctx, [h.doc_id for h in hits])
-            if focus is not None:
-                candidates += focus.ranking
-                trace.used("focus")
-            trace.lap("focus")
-        bm25_rows = ctx.submit(store.lance.fetch_table, list(bm25), columns)
-    vectors = {name: ctx.vector(name) for name in ctx.lists if name != BM25}
+        read = list(dict.fromkeys(lexical.bm25 + lexical.asked))
+        bm25_rows = ctx.submit(store.lance.fetch_table, read, columns)
+    vectors = {name: ctx.vector(name, ctx.list_text(name)) for name in ctx.lists if name != BM25}
+    wording = ctx.wording() if "dense" in vectors and cfg.words.wording_weight else None
     if "dense" in vectors:
         trace.lap("embed_query")
     parts: list[pa.Table] = []
     if "dense" in vectors and (cfg.recall.dense_recall or BM25 not in ctx.lists):
-        near = _nearest(ctx, columns)
-        candidates += near.column("chunk_id").to_pylist()
-        parts.append(near)
+        for vector in [ctx.dense()] + ([wording] if wording is not None and cfg.words.wording_recall else []):
+            near = _nearest(ctx, vector, columns)
+            candidates += near.column("chunk_id").to_pylist()
+            parts.append(near)
         trace.lap("dense")
     if bm25_rows is not None:
         parts.insert(0, bm25_rows.result())
     if scope.chunks is not None:
         candidates, parts = _only_allowed(scope.chunks, candidates, parts)
-        bm25 = [c for c in bm25 if c in scope.chunks]
-        if focus is not None:
-            focus = naming.Focus(focus.documents, tuple(c for c in focus.ranking if c in scope.chunks))
+        lexical = _Lexical(
+            [c for c in lexical.bm25 if c in scope.chunks],
+            [c for c in lexical.asked if c in scope.chunks],
+            lexical.focus
+            and naming.Focus(
+                lexical.focus.documents, tuple(c for c in lexical.focus.ranking if c in scope.chunks)
+            ),
+        )
     table = candidate_table(store, list(dict.fromkeys(candidates)), parts, columns)
     trace.lap("fetch_candidates")
-    return Candidates(table, _texts(table, base), tuple(bm25), focus, vectors)
+    texts = _texts(table, base)
+    return Candidates(
+        table, texts, tuple(lexical.bm25), lexical.focus, vectors, tuple(lexical.asked), wording
+    )
 
 
-def _nearest(ctx: SearchContext, columns: list[str]) -> pa.Table:
-    """E1's nearest committed chunks (an exact scan under a narrow document filter)."""
+def _lexical(ctx: SearchContext, trace: Trace) -> _Lexical:
+    """BM25 of the query (the expanded text when the caller gave words; then the question alone
+    too), and the focus list of a question that names its documents."""
+    out = _Lexical()
+    hits = _bm25(ctx, ctx.list_text(BM25))
+    out.bm25 = _committed(ctx, hits)
+    question_hits = hits
+    if ctx.list_text(BM25) != ctx.query.text and ctx.config.words.question_bm25_weight:
+        question_hits = _bm25(ctx, ctx.query.text)
+        out.asked = _committed(ctx, question_hits)
+    trace.used(BM25)
+    trace.lap(BM25)
+    if ctx.config.focus.on:
+        out.focus = naming.focus(ctx, [h.doc_id for h in question_hits])
+        if out.focus is not None:
+            trace.used("focus")
+        trace.lap("focus")
+    return out
+
+
+def _bm25(ctx: SearchContext, text: str) -> list[Bm25Hit]:
+    allowed = None if ctx.scope.documents is None else set(ctx.scope.documents)
+    return ctx.store.bm25.search(text, ctx.config.recall.bm25_candidates, allowed)
+
+
+def _committed(ctx: SearchContext, hits: list[Bm25Hit]) -> list[str]:
+    return [h.chunk_id for h in hits if ctx.scope.allows(h.doc_id, gen_of_chunk(h.chunk_id))]
+
+
+def _nearest(ctx: SearchContext, vector: npt.NDArray[np.float32], columns: list[str]) -> pa.Table:
+    """E1's nearest committed chunks to `vector` (an exact scan under a narrow document filter)."""
     scope = ctx.scope
     where = lt.sql_in("doc_id", sorted(scope.documents)) if scope.documents else None
     exact = scope.documents is not None and narrow_filter(scope.entries, scope.documents)
-    near = ctx.store.lance.dense_search(
-        ctx.dense(), ctx.config.recall.dense_candidates, where, columns, exact
-    )
+    near = ctx.store.lance.dense_search(vector, ctx.config.recall.dense_candidates, where, columns, exact)
     if not near.num_rows:
         return near
     docs, gens = near.column("doc_id").to_pylist(), near.column("gen").to_pylist()

@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+
+from typing_extensions import TypedDict, Unpack
 
 from casetrack.search.filters import SearchFilters
 from casetrack.search.ranking.config import SearchConfig
+
+
+class SearchOptions(TypedDict, total=False):
+    """`CaseTrack.search`'s keyword arguments (each a field of `SearchRequest`)."""
+
+    top_k: int
+    documents: Sequence[str] | None
+    offset: int
+    config: SearchConfig | None
+    filters: SearchFilters | None
+    context_chars: int
+    per_document: bool
+    keywords: Sequence[str] | None
+    likely_wording: str | None
 
 
 @dataclass(frozen=True)
@@ -13,7 +30,8 @@ class SearchRequest:
     """What `CaseTrack.search` passes down to the pipeline (one parameter list, not three).
 
     `documents` is shorthand for `filters.documents`; `context_chars` > 0 adds that much of each
-    hit's neighbouring chunks; `per_document` also ranks whole documents.
+    hit's neighbouring chunks; `per_document` also ranks whole documents; `keywords` and
+    `likely_wording` are the caller's words for the answer (see `search/query/analysis.py`).
     """
 
     query: str
@@ -24,6 +42,26 @@ class SearchRequest:
     config: SearchConfig = field(default_factory=SearchConfig)
     context_chars: int = 0
     per_document: bool = False
+    # The caller's words (issue 27): alternative searches in the documents' own terms, and a guess
+    # at how the document words the answer. Evidence of the answer's words; never shown back.
+    keywords: tuple[str, ...] = ()
+    likely_wording: str | None = None
+
+    @classmethod
+    def of(cls, query: str, **options: Unpack[SearchOptions]) -> SearchRequest:
+        """A request from `CaseTrack.search`'s arguments (None and absent mean the default)."""
+        return cls(
+            query,
+            top_k=options.get("top_k", 10),
+            offset=options.get("offset", 0),
+            documents=tuple(options.get("documents") or ()),
+            filters=options.get("filters") or SearchFilters(),
+            config=options.get("config") or SearchConfig(),
+            context_chars=options.get("context_chars", 0),
+            per_document=options.get("per_document", False),
+            keywords=tuple(options.get("keywords") or ()),
+            likely_wording=options.get("likely_wording"),
+        )
 
     def effective_filters(self) -> SearchFilters:
         """The filters with `documents` folded in."""

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from casetrack.search.ranking import boost, naming, rerank, topic, verbatim
 from casetrack.search.ranking.context import SearchContext
 from casetrack.search.ranking.fusion import reciprocal_rank_fusion
-from casetrack.search.ranking.lists import QUESTION, Lists
+from casetrack.search.ranking.lists import BM25_QUESTION, QUESTION, WORDING, Lists
 from casetrack.search.ranking.recall import Candidates
 from casetrack.search.ranking.verbatim import VerbatimMatch
 from casetrack.store.case_store import doc_of_chunk
@@ -72,8 +72,13 @@ class Step:
 def fuse(ranked: RankInput) -> Ranking:
     """Stage 2's end: weighted reciprocal rank fusion of every list (the question alone with its
     own weight)."""
-    fusion = ranked.context.config.fusion
-    weights = {**fusion.weights, QUESTION: fusion.question_weight}
+    fusion, words = ranked.context.config.fusion, ranked.context.config.words
+    weights = {
+        **fusion.weights,
+        QUESTION: fusion.question_weight,
+        BM25_QUESTION: words.question_bm25_weight,
+        WORDING: words.wording_weight,
+    }
     fused = reciprocal_rank_fusion(ranked.lists.rankings, k=fusion.rrf_k, weights=weights)
     return Ranking(dict(fused))
 
