@@ -289,8 +289,10 @@ def _config(text: str) -> dict[str, Any]:
 
 def _takes_words(app: CaseTrack) -> bool:
     """Does this checkout's search take the caller's words as its own arguments?"""
-    from casetrack.search.ranking.request import SearchOptions
-
+    try:
+        from casetrack.search.ranking.request import SearchOptions
+    except ImportError:  # a checkout from before issue 26
+        return False
     return "keywords" in getattr(SearchOptions, "__annotations__", {})
 
 
