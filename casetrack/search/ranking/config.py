@@ -136,6 +136,9 @@ class WordsSettings:
     expand_e7: bool = False
     # The pin-cite weighs the keywords' and wording's terms beside the question's, at this role.
     pin_weight: float = 0.0
+    # A question asking for a standard provision by its purpose, with no keywords of the caller's,
+    # gets the provision's usual words as keywords (search/query/clauses.py).
+    provisions: bool = True
 
 
 # The groups of SearchConfig, by attribute name (also the prefix of their flat names).

@@ -22,6 +22,7 @@ from casetrack.domain import SearchResponse
 from casetrack.domain.slots import BM25
 from casetrack.errors import CaseTrackError, Fix
 from casetrack.search.query import analyse
+from casetrack.search.query.clauses import provision_keywords
 from casetrack.search.ranking.context import SearchContext, TermStats
 from casetrack.search.ranking.encoders import QueryEncoders
 from casetrack.search.ranking.lists import rank_lists
@@ -53,9 +54,11 @@ def search(
         likely_wording=request.likely_wording,
     )
     trace = Trace(response)
-    query = analyse(
-        request.query, store.bm25.analyzer, store.record.language, request.keywords, request.likely_wording
-    )
+    language = store.record.language
+    keywords = request.keywords
+    if not keywords and cfg.words.provisions:
+        keywords = provision_keywords(request.query, language)
+    query = analyse(request.query, store.bm25.analyzer, language, keywords, request.likely_wording)
     trace.lap("query")
     scope = scope_of(store, request.effective_filters())
     trace.lap("filters")
