@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from casetrack.domain.provenance import Provenance
 
@@ -19,6 +20,7 @@ class SearchHit:
     chunk_provenance: Provenance | None = None  # the whole chunk's range (None: same as provenance)
     relevance: float | None = None  # 0-1, how well it answers the query (search/relevance.py)
     match: str = ""  # relevance's label: exact, strong, good, weak, poor
+    evidence: Any = None  # what relevance was judged from (ranking/relevance.py `Evidence`; not in JSON)
 
     @property
     def citation(self) -> str:

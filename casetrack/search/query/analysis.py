@@ -60,11 +60,17 @@ class Query:
     # recall and ranking; the question alone names documents, is pinned, matched verbatim and rated.
     keywords: tuple[str, ...] = ()
     likely_wording: str | None = None
+    word_terms: tuple[str, ...] = ()  # the analyzer's terms of the keywords and likely wording
 
     @property
     def has_words(self) -> bool:
         """Did the caller say how the answer is probably worded?"""
         return bool(self.keywords or self.likely_wording)
+
+    @property
+    def asked_terms(self) -> tuple[str, ...]:
+        """The question's own terms: not its names, not the scene set before it, not filler."""
+        return tuple(t for t in self.roles.content if self.roles.role.get(t) == 1.0)
 
     @property
     def expanded(self) -> str:
@@ -136,4 +142,5 @@ def analyse(
         roles=term_roles(text, analyzer),
         keywords=keywords,
         likely_wording=likely_wording,
+        word_terms=tuple(analyzer.terms(" ".join([*keywords, likely_wording or ""]))),
     )

@@ -11,10 +11,12 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from casetrack.domain.slots import LISTS
+from casetrack.search.ranking.relevance import Calibration
 
 __all__ = [
     "LISTS",
     "BoostSettings",
+    "LabelSettings",
     "FocusSettings",
     "FusionSettings",
     "RecallSettings",
@@ -141,8 +143,16 @@ class WordsSettings:
     provisions: bool = True
 
 
+@dataclass(frozen=True)
+class LabelSettings:
+    """How results are rated: `model` turns each result's evidence into the chance that it holds the
+    answer (ranking/relevance.py); None rates with the older fixed formula."""
+
+    model: Calibration | None = None
+
+
 # The groups of SearchConfig, by attribute name (also the prefix of their flat names).
-_GROUPS = ("recall", "fusion", "focus", "boost", "topic", "rerank", "verbatim", "words")
+_GROUPS = ("recall", "fusion", "focus", "boost", "topic", "rerank", "verbatim", "words", "labels")
 
 
 @dataclass(frozen=True)
@@ -155,6 +165,7 @@ class SearchConfig:
     rerank: RerankSettings = field(default_factory=RerankSettings)
     verbatim: VerbatimSettings = field(default_factory=VerbatimSettings)
     words: WordsSettings = field(default_factory=WordsSettings)
+    labels: LabelSettings = field(default_factory=LabelSettings)
     max_top_k: int = 100
     # Reuse the query vectors of a recent identical query (paging, per-document view). Latency
     # benchmarks turn it off: they repeat each query once per configuration.
@@ -198,7 +209,7 @@ def _flat_name(name: str) -> tuple[str | None, str]:
     """(group, field) of a flat setting name; (None, name) for SearchConfig's own fields."""
     if name in ("max_top_k", "cache_queries") or name in _GROUPS and name in ("recall", "fusion"):
         return None, name
-    if name in _GROUPS and name != "words":
+    if name in _GROUPS and name not in ("words", "labels"):
         return name, "weight" if name == "topic" else "on"
     for group in _GROUPS:
         if name.startswith(group + "_") and name[len(group) + 1 :] in _field_names(group):

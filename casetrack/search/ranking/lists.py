@@ -48,6 +48,7 @@ class Lists:
 
     rankings: Mapping[str, tuple[str, ...]]
     dense: DenseDetail = field(default_factory=DenseDetail)
+    wording_cosines: Mapping[str, float] = field(default_factory=dict)  # chunk -> E1 cosine of the wording
 
 
 def rank_lists(ctx: SearchContext, candidates: Candidates, trace: Trace) -> Lists:
@@ -59,6 +60,7 @@ def rank_lists(ctx: SearchContext, candidates: Candidates, trace: Trace) -> List
             rankings[BM25_QUESTION] = candidates.bm25_question
             trace.used(BM25_QUESTION)
     dense = DenseDetail()
+    wording: dict[str, float] = {}
     ids = candidates.ids
     for name, vector in candidates.vectors.items():
         if isinstance(vector, SparseVector):
@@ -68,7 +70,7 @@ def rank_lists(ctx: SearchContext, candidates: Candidates, trace: Trace) -> List
         elif name == "dense" and ctx.config.fusion.dense_windows:
             scores, dense = _windowed(ctx, candidates, vector, rankings, trace)
             if candidates.wording is not None:
-                _wording(candidates, rankings, trace)
+                wording = _wording(candidates, rankings, trace)
         else:
             scores = sc.dense_scores(vector, ids, candidates.column(LIST_COLUMNS[name][0]))
             if name == "dense":
@@ -79,18 +81,19 @@ def rank_lists(ctx: SearchContext, candidates: Candidates, trace: Trace) -> List
         trace.lap(name)
     if "dense" in rankings:
         trace.used("dense", at=1 if BM25 in rankings else 0)
-    return Lists(rankings, dense)
+    return Lists(rankings, dense, wording)
 
 
-def _wording(candidates: Candidates, rankings: dict[str, tuple[str, ...]], trace: Trace) -> None:
-    """E1 of the caller's likely wording ranks every candidate (chunk and best passage window)."""
+def _wording(candidates: Candidates, rankings: dict[str, tuple[str, ...]], trace: Trace) -> dict[str, float]:
+    """E1 of the caller's likely wording ranks every candidate (chunk and best passage window);
+    returns each candidate's best cosine with it."""
     assert candidates.wording is not None
     ids = candidates.ids
     vectors, windows = candidates.column(lt.VECTOR), candidates.column(lt.WINDOW_VECTORS)
-    rankings[WORDING] = tuple(
-        sc.rank_by(sc.windowed_dense_scores(candidates.wording, ids, vectors, windows).scores)
-    )
+    scored = sc.windowed_dense_scores(candidates.wording, ids, vectors, windows)
+    rankings[WORDING] = tuple(sc.rank_by(scored.scores))
     trace.used(WORDING)
+    return scored.best_cosine
 
 
 def _windowed(

@@ -20,52 +20,104 @@ from casetrack.search.ranking.request import SearchRequest
 from casetrack.search.ranking.steps import Ranking, RankInput
 from casetrack.store.case_store import CaseStore, chunk_id_for
 
+# Candidates pinned beyond the page, so that results repeating an earlier result's citation (two
+# overlapping chunks that pin the same sentence) can be dropped and the page still filled.
+DEDUPE_SLACK = 10
+
 
 def page(ranked: RankInput, ranking: Ranking, request: SearchRequest, response: SearchResponse) -> None:
-    """Fill `response` with the page `request` asks for: hits (pinned and rated), `no_good_match`,
-    context, the per-document view and the case's size."""
+    """Fill `response` with the page `request` asks for: hits (pinned and rated, each citation
+    once), `no_good_match`, context, the per-document view and the case's size."""
     ctx = ranked.context
     store, entries = ctx.store, ctx.scope.entries
-    documents_by_id = {e.doc_id: e for e in entries}
     response.case_documents = len(entries)  # the case's size, from the journal already read
     response.case_chunks = sum(e.expected_chunks for e in entries)
     ordered = ranking.ordered()
     top_k, offset = request.top_k, request.offset
-    shown = ordered if request.per_document else ordered[offset : offset + top_k]
-    fetched = store.lance.fetch_chunks([c for c, _ in shown])
-    dense, analyzer = ranked.lists.dense, store.bm25.analyzer
-    exact = {c: (m.start, m.end) for c, m in ranking.exact.items()}
-
-    def hit(chunk_id: str, score: float) -> SearchHit:
-        row = fetched[chunk_id]
-        focus, windows = pin_windows(
-            row["text"], dense.best_window.get(chunk_id), dense.window_sims.get(chunk_id)
-        )
-        hints = PinHints(focus, exact.get(chunk_id), windows)
-        return pinned_hit(chunk_id, row, documents_by_id, score, ctx.query.roles, analyzer, hints)
-
-    rater = relevance.rater(
-        ctx.query.terms,
-        ctx.stats.doc_freqs,
-        ctx.stats.chunks,
-        analyzer,
-        dense.cosines,
-        {c: m.score for c, m in ranking.exact.items()},  # a passage split over two chunks: each part
-        store.record.language,
-    )
-    response.hits = rater.rate([hit(c, s) for c, s in ordered[offset : offset + top_k] if c in fetched])
+    pins = _Pinner(ranked, ranking)
+    rater = _rater(ranked, ranking)
+    top = ordered[0][1] if ordered else 0.0
+    shown = _distinct(pins, ordered, offset + top_k)[offset:]
+    response.hits = rater.rate(shown, first_rank=offset + 1, top=top)
     if response.hits and offset == 0:
         response.no_good_match = max(h.relevance or 0.0 for h in response.hits) < relevance.NO_GOOD_MATCH
     if request.context_chars > 0:
-        response.hits = add_context(store, response.hits, fetched, request.context_chars)
+        response.hits = add_context(store, response.hits, pins.rows, request.context_chars)
     if request.per_document:
-        everything = [hit(c, s) for c, s in ordered if c in fetched]
+        pins.fetch([c for c, _ in ordered])
+        everything = [pins.hit(c, s) for c, s in ordered if c in pins.rows]
         response.documents = by_document(everything, top_k)
         # Only each document's best passage is shown: rate those, not every candidate.
-        for document, best in zip(
-            response.documents, rater.rate([d.best for d in response.documents]), strict=True
-        ):
+        rated = rater.rate([d.best for d in response.documents], top=top)
+        for document, best in zip(response.documents, rated, strict=True):
             document.best = best
+
+
+class _Pinner:
+    """Reads the candidates' rows (once) and pins each to the lines that answer."""
+
+    def __init__(self, ranked: RankInput, ranking: Ranking) -> None:
+        self.ranked = ranked
+        self.documents = {e.doc_id: e for e in ranked.context.scope.entries}
+        self.exact = {c: (m.start, m.end) for c, m in ranking.exact.items()}
+        self.rows: dict[str, dict[str, Any]] = {}
+
+    def fetch(self, chunk_ids: list[str]) -> None:
+        missing = [c for c in chunk_ids if c not in self.rows]
+        if missing:
+            self.rows.update(self.ranked.context.store.lance.fetch_chunks(missing))
+
+    def hit(self, chunk_id: str, score: float) -> SearchHit:
+        ctx, dense = self.ranked.context, self.ranked.lists.dense
+        row = self.rows[chunk_id]
+        focus, windows = pin_windows(
+            row["text"], dense.best_window.get(chunk_id), dense.window_sims.get(chunk_id)
+        )
+        hints = PinHints(focus, self.exact.get(chunk_id), windows)
+        return pinned_hit(
+            chunk_id, row, self.documents, score, ctx.query.roles, ctx.store.bm25.analyzer, hints
+        )
+
+
+def _distinct(pins: _Pinner, ordered: list[tuple[str, float]], wanted: int) -> list[SearchHit]:
+    """The first `wanted` hits of `ordered`, pinned, each citation once (a later hit that cites the
+    very lines an earlier one cites adds nothing: it is left out)."""
+    out: list[SearchHit] = []
+    seen: set[str] = set()
+    at = 0
+    while len(out) < wanted and at < len(ordered):
+        batch = ordered[at : at + wanted - len(out) + DEDUPE_SLACK]
+        at += len(batch)
+        pins.fetch([c for c, _ in batch])
+        for chunk_id, score in batch:
+            if chunk_id not in pins.rows:
+                continue
+            hit = pins.hit(chunk_id, score)
+            if hit.citation in seen:
+                continue
+            seen.add(hit.citation)
+            out.append(hit)
+            if len(out) == wanted:
+                break
+    return out
+
+
+def _rater(ranked: RankInput, ranking: Ranking) -> relevance.Rater:
+    ctx, lists = ranked.context, ranked.lists
+    query = ctx.query
+    return relevance.rater(
+        query.terms,
+        ctx.stats.doc_freqs,
+        ctx.stats.chunks,
+        ctx.store.bm25.analyzer,
+        lists.dense.cosines,
+        {c: m.score for c, m in ranking.exact.items()},  # a passage split over two chunks: each part
+        ctx.store.record.language,
+        asked=query.asked_terms,
+        words=query.word_terms,
+        word_cosines=lists.wording_cosines,
+        model=ctx.config.labels.model,
+    )
 
 
 def pin_windows(

@@ -66,7 +66,8 @@ def search(
         response.warnings.append(scope.empty_because)
         trace.finish("filters")
         return response
-    doc_freqs, chunks = store.bm25.doc_freqs(list(query.terms))
+    every = list(dict.fromkeys([*query.terms, *query.asked_terms, *query.word_terms]))
+    doc_freqs, chunks = store.bm25.doc_freqs(every)
     lists = tuple(n for n in cfg.lists_for(store.record.language) if n == BM25 or encoders.has(n))
     ctx = SearchContext(store, query, cfg, encoders, scope, TermStats(doc_freqs, chunks), lists, runtime)
     candidates = recall(ctx, trace)

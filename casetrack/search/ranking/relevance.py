@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Protocol
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
 from casetrack.domain import SearchHit
 
@@ -89,9 +89,67 @@ def label(value: float, verbatim: bool = False) -> str:
 
 
 @dataclass(frozen=True)
+class Evidence:
+    """What a result shows for itself against a query: the features the labels are calibrated on
+    (bench/calibrate_labels.py)."""
+
+    lexical: float  # IDF-weighted share of the question's own terms (not its names or scene) in the chunk
+    lexical_all: float  # ... of all the query's terms
+    lexical_words: float  # ... of the terms of the caller's keywords and likely wording (0 without)
+    semantic: float  # E1 cosine of the question, on the language's scale (0-1)
+    semantic_words: float  # E1 cosine of the likely wording, on that scale (0 without)
+    has_words: bool  # the caller gave keywords or a likely wording
+    rank: int  # 1 for the first result of the search
+    top_ratio: float  # the result's score over the first result's
+    prose: int  # words of three letters or more in the chunk (a footer, a contents line: few)
+    verbatim: float | None  # alignment 0-100 when the chunk reproduces the query
+
+    def features(self) -> list[float]:
+        """The model's inputs, in `Calibration.weights` order."""
+        return [
+            1.0,
+            self.lexical,
+            self.lexical_all,
+            self.lexical_words,
+            self.semantic,
+            self.semantic_words,
+            float(self.has_words),
+            math.log(self.rank),
+            self.top_ratio,
+            float(self.prose < SHORT_PROSE),
+        ]
+
+
+SHORT_PROSE = 25  # fewer words than this: a page footer, a heading, a contents or signature line
+FEATURES = (
+    "bias",
+    "lexical",
+    "lexical_all",
+    "lexical_words",
+    "semantic",
+    "semantic_words",
+    "has_words",
+    "log_rank",
+    "top_ratio",
+    "short",
+)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A logistic model: relevance = the estimated chance that the result holds the answer."""
+
+    weights: tuple[float, ...]
+
+    def __call__(self, evidence: Evidence) -> float:
+        z = sum(w * x for w, x in zip(self.weights, evidence.features(), strict=True))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+@dataclass(frozen=True)
 class Rater:
-    """Rates the hits of one search: the query's terms with their IDF in the case, each candidate's
-    E1 cosine and, for a reproduced passage, its alignment."""
+    """Rates the hits of one search from the evidence each shows: the query's terms with their IDF
+    in the case, each candidate's E1 cosines and, for a reproduced passage, its alignment."""
 
     terms: Sequence[str]  # the query's analyzer terms
     weights: Mapping[str, float]  # term -> IDF in the case
@@ -99,14 +157,41 @@ class Rater:
     cosines: Mapping[str, float]
     verbatim: Mapping[str, float]  # chunk -> alignment 0-100
     language: str = "en"
+    asked: Sequence[str] = ()  # the question's own terms (role 1.0: not names, not the scene)
+    words: Sequence[str] = ()  # the terms of the caller's keywords and likely wording
+    word_cosines: Mapping[str, float] = field(default_factory=dict)  # E1 cosine of the likely wording
+    model: Calibration | None = None  # None: the formula of `relevance`
 
-    def rate(self, hits: list[SearchHit]) -> list[SearchHit]:
-        """`hits` with `relevance` and `match` filled in."""
+    def evidence(self, hit: SearchHit, rank: int, top: float) -> Evidence:
+        chunk_terms = set(self.analyzer.terms(hit.text))
+        return Evidence(
+            lexical=lexical(self.asked, self.weights, chunk_terms) if self.asked else 0.0,
+            lexical_all=lexical(self.terms, self.weights, chunk_terms) if self.terms else 0.0,
+            lexical_words=lexical(self.words, self.weights, chunk_terms) if self.words else 0.0,
+            semantic=semantic(self.cosines.get(hit.chunk_id), self.language),
+            semantic_words=semantic(self.word_cosines.get(hit.chunk_id), self.language),
+            has_words=bool(self.words),
+            rank=rank,
+            top_ratio=hit.score / top if top > 0 else 0.0,
+            prose=sum(1 for w in hit.text.split() if len(w) >= 3 and w[0].isalpha()),
+            verbatim=self.verbatim.get(hit.chunk_id),
+        )
+
+    def rate(self, hits: list[SearchHit], first_rank: int = 1, top: float | None = None) -> list[SearchHit]:
+        """`hits` (ranked `first_rank` on, the search's best score being `top`) with `relevance`,
+        `match` and `evidence` filled in."""
+        best = top if top is not None else max((h.score for h in hits), default=0.0)
         out = []
-        for h in hits:
-            lex = lexical(self.terms, self.weights, set(self.analyzer.terms(h.text))) if self.terms else 0.0
-            value = relevance(lex, self.cosines.get(h.chunk_id), self.verbatim.get(h.chunk_id), self.language)
-            out.append(replace(h, relevance=value, match=label(value, h.chunk_id in self.verbatim)))
+        for rank, h in enumerate(hits, start=first_rank):
+            ev = self.evidence(h, rank, best)
+            if ev.verbatim is not None:
+                value = round(min(1.0, ev.verbatim / 100), 3)
+            elif self.model is not None:
+                value = round(self.model(ev), 3)
+            else:
+                value = relevance(ev.lexical_all, self.cosines.get(h.chunk_id), None, self.language)
+            label_ = label(value, ev.verbatim is not None)
+            out.append(replace(h, relevance=value, match=label_, evidence=ev))
         return out
 
 
@@ -118,7 +203,10 @@ def rater(
     cosines: Mapping[str, float],
     verbatim: Mapping[str, float],
     language: str = "en",
+    **more: Any,
 ) -> Rater:
-    """A `Rater` whose term weights are each term's IDF among the case's `total` chunks."""
-    weights = {t: idf(doc_freqs.get(t, 0), total) for t in terms}
-    return Rater(terms, weights, analyzer, cosines, verbatim, language)
+    """A `Rater` whose term weights are each term's IDF among the case's `total` chunks (`more`:
+    the Rater's other fields: asked, words, word_cosines, model)."""
+    every = set(terms) | set(more.get("asked", ())) | set(more.get("words", ()))
+    weights = {t: idf(doc_freqs.get(t, 0), total) for t in every}
+    return Rater(terms, weights, analyzer, cosines, verbatim, language, **more)
