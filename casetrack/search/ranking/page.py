@@ -22,7 +22,7 @@ from casetrack.store.case_store import CaseStore, chunk_id_for
 
 # Candidates pinned beyond the page, so that results repeating an earlier result's citation (two
 # overlapping chunks that pin the same sentence) can be dropped and the page still filled.
-DEDUPE_SLACK = 10
+DEDUPE_SLACK = 3
 
 
 def page(ranked: RankInput, ranking: Ranking, request: SearchRequest, response: SearchResponse) -> None:
