@@ -80,10 +80,10 @@ class _Pinner:
 
 
 def _distinct(pins: _Pinner, ordered: list[tuple[str, float]], wanted: int) -> list[SearchHit]:
-    """The first `wanted` hits of `ordered`, pinned, each citation once (a later hit that cites the
-    very lines an earlier one cites adds nothing: it is left out)."""
+    """The first `wanted` hits of `ordered`, pinned, each passage once: a later hit whose pin-cite
+    covers mostly the same text as an earlier one's (consecutive chunks share their overlapping
+    sentences, so both can pin the same lines) adds nothing and is left out."""
     out: list[SearchHit] = []
-    seen: set[str] = set()
     at = 0
     while len(out) < wanted and at < len(ordered):
         batch = ordered[at : at + wanted - len(out) + DEDUPE_SLACK]
@@ -93,13 +93,23 @@ def _distinct(pins: _Pinner, ordered: list[tuple[str, float]], wanted: int) -> l
             if chunk_id not in pins.rows:
                 continue
             hit = pins.hit(chunk_id, score)
-            if hit.citation in seen:
+            if any(_same_passage(hit, other) for other in out):
                 continue
-            seen.add(hit.citation)
             out.append(hit)
             if len(out) == wanted:
                 break
     return out
+
+
+def _same_passage(a: SearchHit, b: SearchHit) -> bool:
+    """Do two pin-cites cite the same lines of the same page (their spans overlap by half or more
+    of the shorter)?"""
+    p, q = a.provenance, b.provenance
+    if p.document_id != q.document_id or p.page != q.page or p.page_end != q.page_end:
+        return False
+    overlap = min(p.char_end, q.char_end) - max(p.char_start, q.char_start)
+    shorter = max(1, min(p.char_end - p.char_start, q.char_end - q.char_start))
+    return overlap >= 0.5 * shorter
 
 
 def _rater(ranked: RankInput, ranking: Ranking) -> relevance.Rater:
