@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import shutil
 from collections.abc import Iterable
@@ -23,6 +22,7 @@ from pathlib import Path
 
 import tantivy
 
+from casetrack import atomic_files
 from casetrack.store.analyzers import LEGACY_VERSION, CaseAnalyzer, build_analyzer
 
 __all__ = ["ANALYZER_FILE", "TOKENIZER", "Bm25Hit", "Bm25Index", "build_analyzer"]
@@ -163,14 +163,9 @@ class Bm25Index:
     def _write_version(self) -> None:
         # Atomic replace of a fsynced file. Losing it (power cut before the directory entry is
         # durable) is safe: the index then looks legacy and is rebuilt once more.
-        target = self.path / ANALYZER_FILE
-        tmp = target.with_suffix(".tmp")
-        payload = {"analyzer": self.analyzer.version, "language": self.language}
-        with tmp.open("w", encoding="utf-8") as fh:
-            json.dump(payload, fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
+        atomic_files.write_json(
+            self.path / ANALYZER_FILE, {"analyzer": self.analyzer.version, "language": self.language}
+        )
 
     # -- writing (caller holds the case's writer lock) --------------------------------------
 

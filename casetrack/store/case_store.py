@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
+from casetrack import atomic_files
 from casetrack.domain.cases import CaseSettings
 from casetrack.logsafe import safe_for_log
 from casetrack.store.bm25 import Bm25Index
@@ -93,11 +92,7 @@ class CaseStore:
             info = {**current, **self.record.to_json(), **extra}
             if info == current:
                 return  # opening a case for reading writes nothing
-            tmp = self._case_json_path.with_suffix(
-                f".{os.getpid()}.{threading.get_ident()}.tmp"
-            )  # threads too
-            tmp.write_text(json.dumps(info, indent=2), encoding="utf-8")
-            os.replace(tmp, self._case_json_path)
+            atomic_files.write_json(self._case_json_path, info, indent=2)
 
     def settings(self) -> CaseSettings:
         """The case's own settings (case.json "settings"; defaults for what it lacks)."""

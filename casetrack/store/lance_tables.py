@@ -19,6 +19,7 @@ import numpy as np
 import pyarrow as pa
 from lancedb.index import BTree, HnswSq
 
+from casetrack.atomic_files import fsync_dir
 from casetrack.store import lance_schema as _schema
 from casetrack.store.lance_salvage import is_lance_failure
 from casetrack.store.lance_versions import open_checked, open_older
@@ -74,17 +75,7 @@ def fsync_tree(root: Path, since: float) -> None:
                         os.close(fd)
             except FileNotFoundError:
                 continue
-        _fsync_dir(dirpath)
-
-
-def _fsync_dir(path: str) -> None:
-    if os.name == "nt":  # directories cannot be opened for fsync on Windows
-        return
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        fsync_dir(dirpath)
 
 
 log = logging.getLogger(__name__)
