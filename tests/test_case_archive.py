@@ -20,9 +20,10 @@ import pytest
 
 from casetrack.app import CaseTrack
 from casetrack.app.portable import export_case, import_case
+from casetrack.atomic_files import pid_alive
 from casetrack.config import resolve_settings
 from casetrack.errors import CaseBusyError, CaseExistsError, CaseTrackError
-from casetrack.store.case_archive import MANIFEST, ArchiveError, pid_alive
+from casetrack.store.case_archive import MANIFEST, ArchiveError
 from casetrack.store.lock import WriterLock
 from tests.cli_runner import run, run_json
 

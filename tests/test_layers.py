@@ -44,6 +44,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "casetrack.config",
             "casetrack.privacy",
             "casetrack.privacy_fs",
+            "casetrack.atomic_files",
             "casetrack.logsafe",
             "casetrack",
         ),

@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
-from typing import Any
-
-import pyarrow as pa
 
 from casetrack.domain import ExtractionMethod, Provenance, SearchHit
 from casetrack.search.pincite.layout import line_starts, sentences
-from casetrack.search.pincite.provenance import pin_provenance, stored_line_numbers
+from casetrack.search.pincite.provenance import pin_provenance
 from casetrack.search.pincite.snippet import readable
 from casetrack.search.pincite.span import pin_span
 from casetrack.search.query.roles import CONTEXT_WEIGHT, term_roles
 from casetrack.search.ranking.output import hit_json
 from casetrack.store.analyzers import build_analyzer
-from casetrack.store.lance_tables import LanceTables, chunk_schema
 
 EN = build_analyzer("en")
 
@@ -220,46 +215,3 @@ def test_names_do_not_pull_the_pin_to_the_cover_page() -> None:
     query = "In the supply agreement between Acme and Beta, how much notice is needed to terminate?"
     start, end = pin_span(text, term_roles(query, EN), EN)
     assert text[start:end].startswith("Either party may terminate")
-
-
-def test_chunk_tables_from_before_line_numbers_gain_the_column(tmp_path: Path) -> None:
-    tables = LanceTables(tmp_path)
-
-    def rows(doc: str, schema: pa.Schema) -> pa.Table:
-        data: dict[str, list[Any]] = {
-            "chunk_id": [f"{doc}-1-00000"],
-            "doc_id": [doc],
-            "gen": [1],
-            "seq": [0],
-            "text": ["one\ntwo"],
-            "page": [None],
-            "page_index": [0],
-            "paragraph_start": [1],
-            "paragraph_end": [1],
-            "line_start": [1],
-            "line_end": [3],
-            "char_start": [0],
-            "char_end": [7],
-            "token_count": [2],
-            "extraction_method": ["native"],
-            "ocr_confidence": [None],
-            "line_numbers": [[1, 3]],
-            "line_confidences": [None],
-            "bates": [None],
-            "section": [None],
-            "line_pages": [None],
-            "transcript": [None],
-            "vector": [[0.0, 1.0]],
-        }
-        return pa.Table.from_pydict({f.name: data[f.name] for f in schema}, schema=schema)
-
-    new = chunk_schema(2)
-    added = ("line_numbers", "line_confidences", "bates", "section", "line_pages", "transcript")
-    tables.replace_document_chunks("old", rows("old", pa.schema([f for f in new if f.name not in added])))
-    assert "line_numbers" not in tables.document_chunks("old", 1).column_names  # still readable
-    tables.replace_document_chunks("new", rows("new", new))
-    got = tables.fetch_chunks(["old-1-00000", "new-1-00000"])
-    assert stored_line_numbers(got["old-1-00000"]) is None and stored_line_numbers(got["new-1-00000"]) == [
-        1,
-        3,
-    ]

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from casetrack.store.analyzers import LEGACY_VERSION, PROFILES, build_analyzer
+from casetrack.store.analyzers import PROFILES, build_analyzer
 from casetrack.store.bm25 import ANALYZER_FILE, Bm25Index
 
 HOSTILE = [
@@ -225,14 +225,14 @@ def test_new_index_records_its_analyzer(tmp_path: Path, language: str) -> None:
     assert not index.needs_rebuild()
 
 
-def test_legacy_index_needs_rebuild_then_reset(tmp_path: Path) -> None:
+def test_an_index_recording_no_analyzer_needs_rebuild_then_reset(tmp_path: Path) -> None:
     path = tmp_path / "bm25"
     old = Bm25Index(path, "en")
     old.replace_document("d1", [("a", "the rent is due")])
     old.close_writer()
-    (path / ANALYZER_FILE).unlink()  # as written before analyzer versions were recorded
+    (path / ANALYZER_FILE).unlink()  # lost (or an index from before analyzer versions were recorded)
     index = Bm25Index(path, "en")
-    assert index.stored_version() is None and LEGACY_VERSION.startswith("1:")
+    assert index.stored_version() is None
     assert index.needs_rebuild()
     assert ids(index, "rent") == ["a"]  # the old index still answers meanwhile
     index.reset()

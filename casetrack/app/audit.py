@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from casetrack.atomic_files import rename_durably
+
 ROTATE_BYTES = 5 * 2**20
 KEEP_FILES = 3
 ENV_AUDIT_QUERIES = "CASETRACK_AUDIT_QUERIES"
@@ -64,8 +66,8 @@ class AuditLog:
         for i in range(KEEP_FILES - 1, 0, -1):
             older = self.path.with_name(f"{self.path.name}.{i}")
             if older.exists():
-                older.replace(self.path.with_name(f"{self.path.name}.{i + 1}"))
-        self.path.replace(self.path.with_name(f"{self.path.name}.1"))
+                rename_durably(older, self.path.with_name(f"{self.path.name}.{i + 1}"))
+        rename_durably(self.path, self.path.with_name(f"{self.path.name}.1"))
 
     def read(self, case: str | None = None, last: int = 50) -> list[dict[str, Any]]:
         """The newest `last` entries (oldest first), for one case (its name) or all."""

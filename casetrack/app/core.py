@@ -126,10 +126,13 @@ class CaseTrack:
 
     @contextmanager
     def reading(self, name_or_id: str) -> Iterator[CaseStore]:
-        """A case opened for reading, closed afterwards."""
+        """A case opened for reading, closed afterwards. A case at an older version of the stored
+        data is upgraded on open (store/migrations) unless another process writes it: then this
+        says what to wait for (reads assume the current version)."""
         with store_errors(self.registry, name_or_id):
             store = self.open_case(name_or_id)
             try:
+                store.require_current()
                 yield store
             finally:
                 store.close()
@@ -184,6 +187,7 @@ class CaseTrack:
                 "in_progress": [e.name for e in store.journal.unfinished()],
                 "documents": [case_document(e) for e in docs],
                 "settings": store.settings(),
+                "schema_version": store.schema_version(),
             }
 
     def set_case_settings(self, name_or_id: str, keep_revoked: bool | None = None) -> CaseSettings:

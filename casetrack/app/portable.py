@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from casetrack import __version__
+from casetrack import __version__, atomic_files
 from casetrack.domain.cases import CaseStatus
 from casetrack.errors import CaseExistsError, CaseTrackError, Fix
 from casetrack.logsafe import safe_for_log
@@ -365,8 +365,7 @@ def _finish(
     (tmp / "writer.lock").unlink(missing_ok=True)
     fsync_tree(tmp, 0.0)
     final = app.registry.case_dir(new_id)
-    os.replace(tmp, final)
-    cf.fsync_dir(final.parent)
+    atomic_files.rename_durably(tmp, final)
     try:
         cf.register_folder(app.settings.registry_path, final)
     except sqlite3.IntegrityError as e:  # the name was taken while we worked

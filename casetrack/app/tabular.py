@@ -20,11 +20,11 @@ import csv
 import io
 import os
 import re
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from casetrack import atomic_files
 from casetrack.errors import CaseTrackError
 
 SUPPORTED = (".csv", ".xlsx", ".docx")
@@ -168,21 +168,9 @@ def write_table(
             f.write(data)
         return target
     try:
-        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)  # 0600
+        atomic_files.write_bytes(target, data)  # 0600: case text leaves the case folder
     except OSError as e:
         raise _unwritable(target, e) from e
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temp, target)
-    except OSError as e:
-        Path(temp).unlink(missing_ok=True)
-        raise _unwritable(target, e) from e
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
     return target
 
 

@@ -83,7 +83,7 @@ def info(ctx: click.Context, name: str, as_json: bool) -> None:
     click.echo(
         f"{summary['document_count']} documents, {summary['page_count']} pages, {summary['chunk_count']} chunks"
     )
-    click.echo(f"Stored in {summary['directory']}")
+    click.echo(f"Stored in {summary['directory']} (stored data version {summary['schema_version']})")
     if summary["settings"]["keep_revoked"]:
         click.echo(f"Revoked (struck-through) text: {_revoked_words(True)}")
     if summary["embedding_model"]:

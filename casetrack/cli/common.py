@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
+from casetrack import atomic_files
 from casetrack.errors import CaseTrackError
 
 if TYPE_CHECKING:
@@ -164,13 +165,7 @@ def set_default_case(settings: Settings, case: dict[str, str] | None) -> None:
         state = {}
     state = state if isinstance(state, dict) else {}
     state["default_case"] = case
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(state, f, ensure_ascii=False, indent=1)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    atomic_files.write_json(path, state, indent=1)
 
 
 def resolve_case(ctx: click.Context, case: str | None, quiet: bool = False) -> str:

@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from casetrack import __version__
+from casetrack import __version__, atomic_files
 from casetrack.config import Settings
 from casetrack.errors import CaseTrackError
 
@@ -93,13 +93,7 @@ def private_dir(path: Path) -> None:
 
 def write_info(paths: RuntimePaths, info: DaemonInfo) -> None:
     private_dir(paths.run_dir)
-    tmp = paths.info.with_suffix(".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as f:
-        json.dump(info.to_json(), f)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, paths.info)
+    atomic_files.write_json(paths.info, info.to_json())
 
 
 def read_info(paths: RuntimePaths) -> DaemonInfo | None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import queue
 import threading
 import time
@@ -21,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from casetrack import atomic_files
 from casetrack.errors import CaseTrackError
 from casetrack.logsafe import safe_for_log
 
@@ -123,12 +123,7 @@ class JobManager:
         return self.dir / f"{job_id}.json"
 
     def _save(self, job: Job) -> None:
-        tmp = self._path(job.id).with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(job.to_json(), f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self._path(job.id))
+        atomic_files.write_json(self._path(job.id), job.to_json())
 
     def _load(self) -> None:
         for path in sorted(self.dir.glob("*.json")):

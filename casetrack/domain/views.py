@@ -145,6 +145,7 @@ class CaseSummary(CaseJson):
     in_progress: list[str]  # documents whose ingest has not finished
     documents: list[CaseDocument]
     settings: CaseSettings
+    schema_version: int  # the version of the case's stored data (store/migrations)
 
 
 class ChunkBrief(TypedDict):

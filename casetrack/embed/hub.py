@@ -26,6 +26,7 @@ import httpx2
 from huggingface_hub import constants, get_hf_file_metadata, get_session, hf_hub_url, hf_raise_for_status
 from huggingface_hub import errors as hf_errors
 
+from casetrack import atomic_files
 from casetrack.embed import install
 from casetrack.embed.catalog import MODEL_JSON, file_sha256, load_model_spec
 from casetrack.embed.install import IMPORT_HINT, InstallError, InstallResult
@@ -156,7 +157,7 @@ def fetch(
                 "Transfer of %s broke at %d bytes (%s); resuming", dest.name, now, type(e).__name__
             )
             time.sleep(min(0.5 * stalls, 4.0))
-    part.replace(dest)
+    atomic_files.rename_durably(part, dest)
 
 
 def _get(

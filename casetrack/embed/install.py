@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from casetrack import atomic_files
 from casetrack.embed.catalog import MODEL_JSON, ModelSpec, discover_models, file_sha256, load_model_spec
 from casetrack.embed.production import Catalog, load_catalog, slot_of
 from casetrack.embed.session import create_session
@@ -242,8 +243,8 @@ def swap_in(staging: Path, dest: Path, models_dir: Path) -> bool:
     if dest.exists() or dest.is_symlink():
         old = staging_dir(models_dir, f"old-{dest.name}-{uuid.uuid4().hex[:8]}")
         old.rmdir()
-        dest.rename(old)
-    staging.rename(dest)
+        atomic_files.rename_durably(dest, old)
+    atomic_files.rename_durably(staging, dest)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
     try:
@@ -254,4 +255,4 @@ def swap_in(staging: Path, dest: Path, models_dir: Path) -> bool:
 
 
 def write_json(path: Path, data: Mapping[str, Any]) -> None:
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    atomic_files.write_json(path, data, mode=None, indent=2)

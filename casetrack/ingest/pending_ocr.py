@@ -5,10 +5,11 @@ once it can. One small JSON file in the case folder (0600): path -> when and why
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 from typing import Any
+
+from casetrack import atomic_files
 
 FILE = "pending_ocr.json"
 
@@ -26,11 +27,7 @@ def _save(case_dir: Path, pending: dict[str, dict[str, Any]]) -> None:
     if not pending:
         target.unlink(missing_ok=True)
         return
-    tmp = target.with_suffix(".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(pending, f, indent=1)
-    os.replace(tmp, target)
+    atomic_files.write_json(target, pending, indent=1)
 
 
 def add(case_dir: Path, path: Path, reason: str) -> None:

@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from casetrack import atomic_files
 from casetrack.domain import ExtractionMethod, Page, Paragraph, ParagraphKind, Span
 from casetrack.errors import ParseError
 from casetrack.parse.options import ParseOptions
@@ -131,13 +132,7 @@ class PageCache:
         try:
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
             target = self._path(page.number)
-            tmp = target.with_suffix(".tmp")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump({"key": self.key, **_page_json(page)}, f)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, target)
+            atomic_files.write_json(target, {"key": self.key, **_page_json(page)})
         except OSError as e:  # only resuming is at stake
             log.warning("could not keep OCR'd page %s: %s", page.number, e)
 

@@ -11,14 +11,12 @@ after a timestamped backup of the old file into the caller's backup folder (DATA
 from __future__ import annotations
 
 import json
-import os
-import stat
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from casetrack import atomic_files
 from casetrack.errors import CaseTrackError
 from casetrack.setup.backups import backup_file
 
@@ -170,54 +168,21 @@ def update_server(
     return MergeResult(path, result.action, result.before, result.after, backup, False)
 
 
-def _new_file_mode() -> int:
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
 def write_json_atomic(path: Path, document: dict[str, Any]) -> None:
-    """Temp file in the same folder → fsync → rename over `path` (the old file's mode kept)."""
-    try:
-        mode = stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        mode = _new_file_mode()
+    """Temp file in the same folder → fsync → rename over `path` (the old file's mode kept, a new
+    one gets the umask's) → fsync the folder (casetrack/atomic_files.py)."""
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as e:
         raise CaseTrackError(
             f"Cannot write in {path.parent}: {e.strerror or e}; nothing was changed.",
             f"Make {path.parent} writable, then run this again.",
         ) from e
-    tmp = Path(tmp_name)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        atomic_files.write_text(path, text, mode=None)
     except OSError as e:
-        tmp.unlink(missing_ok=True)
         raise CaseTrackError(
             f"Cannot write {path}: {e.strerror or e}; the old file was kept.",
             "Close programs that hold the file open (Claude), then run this again.",
         ) from e
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    if os.name == "nt":
-        return
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

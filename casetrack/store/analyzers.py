@@ -44,8 +44,6 @@ PROFILES = {
     "en": Profile("en-2:lower,stop,stem,fold", "english", stopwords=True, dual=False),
     "pt": Profile("pt-2:lower,stem,oes-ao,fold|lower,fold,stem", "portuguese", stopwords=False, dual=True),
 }
-# Indexes written before analyzer versions were recorded used lowercase, stem, fold (no stopwords).
-LEGACY_VERSION = "1:lower,stem,fold"
 
 
 def profile_for(language: str) -> Profile:

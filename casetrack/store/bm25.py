@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import shutil
 from collections.abc import Iterable
@@ -23,7 +22,8 @@ from pathlib import Path
 
 import tantivy
 
-from casetrack.store.analyzers import LEGACY_VERSION, CaseAnalyzer, build_analyzer
+from casetrack import atomic_files
+from casetrack.store.analyzers import CaseAnalyzer, build_analyzer
 
 __all__ = ["ANALYZER_FILE", "TOKENIZER", "Bm25Hit", "Bm25Index", "build_analyzer"]
 
@@ -129,7 +129,8 @@ class Bm25Index:
 
     def needs_rebuild(self) -> bool:
         """True when the index was found damaged and started again, or documents were indexed
-        with another analyzer (or before versions existed)."""
+        with another analyzer, or by an unknown one (the record was lost: every version-1 case
+        records one, store/migrations)."""
         if self.damaged:
             return True
         stored = self.stored_version()
@@ -141,7 +142,7 @@ class Bm25Index:
         log.info(
             "bm25 index %s: analyzer %s, current %s",
             self.path,
-            stored or LEGACY_VERSION,
+            stored or "none recorded",
             self.analyzer.version,
         )
         return True
@@ -162,15 +163,10 @@ class Bm25Index:
 
     def _write_version(self) -> None:
         # Atomic replace of a fsynced file. Losing it (power cut before the directory entry is
-        # durable) is safe: the index then looks legacy and is rebuilt once more.
-        target = self.path / ANALYZER_FILE
-        tmp = target.with_suffix(".tmp")
-        payload = {"analyzer": self.analyzer.version, "language": self.language}
-        with tmp.open("w", encoding="utf-8") as fh:
-            json.dump(payload, fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
+        # durable) is safe: the index then records no analyzer and is rebuilt once more.
+        atomic_files.write_json(
+            self.path / ANALYZER_FILE, {"analyzer": self.analyzer.version, "language": self.language}
+        )
 
     # -- writing (caller holds the case's writer lock) --------------------------------------
 

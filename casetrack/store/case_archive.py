@@ -13,7 +13,6 @@ Reading is two passes: `verify` reads every member once and writes nothing; only
 
 from __future__ import annotations
 
-import glob
 import hashlib
 import json
 import os
@@ -27,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
+from casetrack import atomic_files
 from casetrack.errors import CaseTrackError, Fix
 
 FORMAT = "casetrack-case"
@@ -180,53 +180,30 @@ def pack(
     schema and members) into `dest`: a private (0600) temp file beside it, fsynced, renamed over
     it. Returns the manifest written and the members."""
     total = sum(len(b) for b in blobs.values()) + sum(p.stat().st_size for _, p in files)
-    part = dest.with_name(f".{dest.name}.{os.getpid()}.part")
-    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as raw:
-            with zipfile.ZipFile(raw, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
-                writer = _Writer(zf, total, progress)
-                for name, data in blobs.items():
-                    writer.add(name, [data])
-                for name, path in files:
-                    writer.add(name, _blocks(path))
-                full = {
-                    "format": FORMAT,
-                    "schema_version": SCHEMA_VERSION,
-                    **manifest,
-                    "members": [m.to_json() for m in writer.members],
-                }
-                text = json.dumps(full, indent=1, ensure_ascii=False).encode("utf-8")
-                zf.writestr(zipfile.ZipInfo(MANIFEST, date_time=time.localtime(time.time())[:6]), text)
-                zf.comment = hashlib.sha256(text).hexdigest().encode("ascii")
-            raw.flush()
-            os.fsync(raw.fileno())
-        os.chmod(part, 0o600)
-        os.replace(part, dest)
-    except BaseException:
-        part.unlink(missing_ok=True)
-        raise
+    with (
+        atomic_files.replacing(dest) as raw,
+        zipfile.ZipFile(raw, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as zf,
+    ):
+        writer = _Writer(zf, total, progress)
+        for name, data in blobs.items():
+            writer.add(name, [data])
+        for name, path in files:
+            writer.add(name, _blocks(path))
+        full = {
+            "format": FORMAT,
+            "schema_version": SCHEMA_VERSION,
+            **manifest,
+            "members": [m.to_json() for m in writer.members],
+        }
+        text = json.dumps(full, indent=1, ensure_ascii=False).encode("utf-8")
+        zf.writestr(zipfile.ZipInfo(MANIFEST, date_time=time.localtime(time.time())[:6]), text)
+        zf.comment = hashlib.sha256(text).hexdigest().encode("ascii")
     return full, writer.members
 
 
 def clean_parts(dest: Path) -> None:
     """Remove temp files a killed export of `dest` left beside it (their process is gone)."""
-    for part in dest.parent.glob(f".{glob.escape(dest.name)}.*.part"):
-        pid = part.name.removeprefix(f".{dest.name}.").removesuffix(".part")
-        if pid.isdigit() and not pid_alive(int(pid)):
-            part.unlink(missing_ok=True)
-
-
-def pid_alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another account's process, or Windows' answer: treat as alive
-        return True
-    return True
+    atomic_files.remove_stale_temps(dest)
 
 
 # -- verify ----------------------------------------------------------------------------------

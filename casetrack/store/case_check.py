@@ -8,7 +8,8 @@ store that is damaged (never the user's file). `repair` rewrites a LanceDB table
 unreadable rows from its readable ones (store/lance_repair.py), runs the case's recovery
 (store/case_store.py: unfinished documents rolled forward or back, a damaged journal or keyword
 index rebuilt from LanceDB, a torn newest LanceDB version set aside, lost documents adopted,
-documents LanceDB lost restored from an older version or named) and checks again.
+documents LanceDB lost restored from an older version or named, the stored data brought up to
+this CaseTrack's version: store/migrations) and checks again.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from casetrack.store.case_store import CaseStore
 from casetrack.store.journal import JournalEntry
 from casetrack.store.journal_repair import lost_documents, unjournaled_chunks
 from casetrack.store.lance_repair import damaged_tables, rewrite_damaged, still_lost
+from casetrack.store.migrations import current_version
 
 
 class CheckReport(TypedDict):
@@ -44,6 +46,7 @@ def check_case(store: CaseStore) -> CheckReport:
     problems += [f"LanceDB: {line}" for line in still_lost(store)]
     if store.bm25.missing_files():
         problems.append(f"keyword index: {len(store.bm25.missing_files())} of its files are missing or empty")
+    problems += _version_problem(store)
     committed = store.documents()
     expected = sum(e.expected_chunks for e in committed)
     if damaged:  # the per-document counts below would only fail again
@@ -62,6 +65,16 @@ def check_case(store: CaseStore) -> CheckReport:
     for doc_id in sorted(unjournaled_chunks(store.journal, store.lance)):
         problems.append(f"LanceDB: chunks of an unknown document {doc_id} (kept out of search)")
     return _report(store, committed, expected, problems)
+
+
+def _version_problem(store: CaseStore) -> list[str]:
+    version = store.schema_version()
+    if version >= current_version():
+        return []
+    return [
+        f"stored data: version {version}, this CaseTrack uses {current_version()} (upgraded by --repair, "
+        "or by any command that opens the case while no other process writes it)"
+    ]
 
 
 def _report(

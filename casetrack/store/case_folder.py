@@ -20,8 +20,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from casetrack.atomic_files import pid_alive
 from casetrack.logsafe import safe_for_log
-from casetrack.store.case_archive import JOURNAL, pid_alive
+from casetrack.store.case_archive import JOURNAL
 from casetrack.store.registry_rebuild import name_key, record_from_folder
 from casetrack.store.sqlite_util import connect
 
@@ -144,13 +145,3 @@ def register_folder(registry_path: Path, folder: Path) -> None:
         )
     finally:
         conn.close()
-
-
-def fsync_dir(path: Path) -> None:
-    if os.name == "nt":  # directories cannot be opened for fsync on Windows
-        return
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -1,7 +1,8 @@
 """One case on disk: journal + LanceDB tables + tantivy index, and the commit protocol.
 
 Layout of `cases/<id>/`:
-    case.json        the case's own record (name, language, embedding model) — portable
+    case.json        the case's own record (name, language, embedding model, the version of its
+                     stored data: store/migrations) — portable
     journal.sqlite   document states (see journal.py)
     lance/           LanceDB dataset: tables `documents` and `chunks` (source of truth)
     bm25/            tantivy index (derived; rebuilt from LanceDB when it drifts)
@@ -12,14 +13,13 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
+from casetrack import atomic_files
 from casetrack.domain.cases import CaseSettings
 from casetrack.logsafe import safe_for_log
 from casetrack.store.bm25 import Bm25Index
@@ -33,6 +33,13 @@ from casetrack.store.journal_repair import (
 from casetrack.store.lance_repair import lance_short, make_whole
 from casetrack.store.lance_tables import CHUNKS, LanceTables, keyword_texts
 from casetrack.store.lock import WriterLock, briefly_locked
+from casetrack.store.migrations import (
+    VERSION_KEY,
+    after_recovery,
+    before_recovery,
+    current_version,
+    stored_version,
+)
 from casetrack.store.registry import CaseRecord
 
 log = logging.getLogger(__name__)
@@ -61,11 +68,17 @@ class CaseStore:
         self.dir = case_dir
         if not case_dir.is_dir():
             raise FileNotFoundError(case_dir)
+        # A folder with none of the case's files is a new case: it is written at today's version.
+        new = not (
+            (case_dir / "case.json").exists()
+            or (case_dir / "journal.sqlite").exists()
+            or any((case_dir / "lance").glob("*.lance"))
+        )
         self.journal, self.journal_damaged = open_journal(case_dir / "journal.sqlite")
         self.lance = lance if lance is not None else LanceTables(case_dir / "lance")
         self.bm25 = Bm25Index(case_dir / "bm25", record.language)
         self.lock = WriterLock(case_dir / "writer.lock", record.name)
-        self._write_case_json()
+        self._write_case_json(**({VERSION_KEY: current_version()} if new else {}))
 
     def close(self) -> None:
         self.bm25.close_writer()
@@ -93,11 +106,34 @@ class CaseStore:
             info = {**current, **self.record.to_json(), **extra}
             if info == current:
                 return  # opening a case for reading writes nothing
-            tmp = self._case_json_path.with_suffix(
-                f".{os.getpid()}.{threading.get_ident()}.tmp"
-            )  # threads too
-            tmp.write_text(json.dumps(info, indent=2), encoding="utf-8")
-            os.replace(tmp, self._case_json_path)
+            atomic_files.write_json(self._case_json_path, info, indent=2)
+
+    def schema_version(self) -> int:
+        """The version of the case's stored data (case.json; 0: written before versions existed)."""
+        return stored_version(self.case_info())
+
+    def record_schema_version(self, version: int) -> None:
+        """Record that the stored data is at `version` (store/migrations, after a migration)."""
+        self._write_case_json(**{VERSION_KEY: version})
+
+    def require_current(self) -> None:
+        """Refuse to read a case still at an older version than this CaseTrack reads (it is
+        upgraded when opened with its writer lock free; another process holds it now)."""
+        version = self.schema_version()
+        if version >= current_version():
+            return
+        from casetrack.errors import CaseBusyError, Fix
+
+        raise CaseBusyError(
+            f"Case '{self.record.name}' is stored in an older format (version {version}; this "
+            f"CaseTrack reads version {current_version()}), and another CaseTrack process"
+            f"{self.lock.holder()} is writing it, so it cannot be upgraded now.",
+            fix=Fix(
+                "Wait for that process to finish (an older CaseTrack: stop it), then run the command "
+                "again; the case is upgraded when it is opened, or with",
+                f'casetrack case check "{self.record.name}" --repair',
+            ),
+        )
 
     def settings(self) -> CaseSettings:
         """The case's own settings (case.json "settings"; defaults for what it lacks)."""
@@ -274,8 +310,10 @@ class CaseStore:
         if any(e.state != DocState.COMMITTED for e in entries) or journal_behind(len(entries), self.lance):
             return True
         # LanceDB holding fewer rows than the journal needs: a version was lost (counts from the manifest).
-        return self.bm25.total() != sum(e.expected_chunks for e in entries) or lance_short(
-            self.lance, entries
+        return (
+            self.bm25.total() != sum(e.expected_chunks for e in entries)
+            or lance_short(self.lance, entries)
+            or self.schema_version() < current_version()  # stored data to migrate (store/migrations)
         )
 
     def incomplete_documents(self) -> list[tuple[JournalEntry, int]]:
@@ -284,13 +322,15 @@ class CaseStore:
         return [(e, have) for e, have in counted if have != e.expected_chunks]
 
     def recover(self) -> list[str]:
-        """Roll every unfinished document forward or back, then repair tantivy drift.
+        """Roll every unfinished document forward or back, repair tantivy drift, and bring the
+        stored data up to this CaseTrack's version (store/migrations: columns first, so
+        recovery writes rows of today's shape; rows after, on the consistent case).
 
         Returns a line per action taken (logged, and shown by `casetrack case info`).
         """
         assert self.lock.held, "recover needs the case's writer lock"
-        actions: list[str] = []
         started = time.monotonic()
+        actions = before_recovery(self)
         if self.bm25.needs_rebuild():  # before the journal loop, so nothing is synced twice
             why = f"was damaged ({self.bm25.damaged})" if self.bm25.damaged else "analyzer changed"
             self.bm25.reset()
@@ -304,10 +344,13 @@ class CaseStore:
         self.lance.fallbacks = []
         for entry in self.journal.unfinished():
             actions.append(self._recover_entry(entry))
-        if lost_rows or lance_short(self.lance, self.documents()):
+        restored = lost_rows or lance_short(self.lance, self.documents())
+        if restored:
             actions += make_whole(self)  # store/lance_repair.py: restored from an older version, or named
         actions += adopt_lost_documents(self.journal, self.lance)[1]
         actions += self._repair_drift()
+        # Rows restored from an older LanceDB version may predate any migration: all run again.
+        actions += after_recovery(self, restored)
         if actions:
             log.info(
                 "case %s: recovery took %.2fs: %s",

@@ -87,7 +87,7 @@ def provenance(row: dict[str, object], documents: dict[str, JournalEntry]) -> Pr
         line_end=num("line_end"),
         char_start=num("char_start"),
         char_end=num("char_end"),
-        extraction_method=ExtractionMethod(str(row.get("extraction_method") or "native")),
+        extraction_method=ExtractionMethod(str(row["extraction_method"])),
         ocr_confidence=float(confidence) if isinstance(confidence, float) else None,
         lines_citable=not (entry and entry.meta.get("file_type") == "docx"),
         bates=str(row["bates"]) if row.get("bates") else None,
@@ -100,6 +100,6 @@ def provenance(row: dict[str, object], documents: dict[str, JournalEntry]) -> Pr
 
 def stored_line_pages(row: Mapping[str, object]) -> list[int] | None:
     """A transcript chunk row's `line_pages`: the printed transcript page of each of its lines
-    (None for other chunks and for rows written before the column existed)."""
+    (None for other chunks)."""
     value = row.get("line_pages")
     return [int(n) for n in value] if isinstance(value, (list, tuple)) and value else None

@@ -147,14 +147,14 @@ def document_summary(
 def _extraction_methods(store: CaseStore, entry: JournalEntry) -> dict[str, int]:
     """extraction method -> number of chunks, over the document's committed generation."""
     table = store.lance.table(CHUNKS)
-    if table is None or "extraction_method" not in table.schema.names:
+    if table is None:
         return {}
     where = f"doc_id = {sql_str(entry.doc_id)} AND gen = {int(entry.gen)}"
     n = int(table.count_rows(where))
     if n == 0:
         return {}
     column = table.search().where(where).select(["extraction_method"]).limit(n).to_arrow().column(0)
-    return dict(Counter(str(m or "native") for m in column.to_pylist()))
+    return dict(Counter(str(m) for m in column.to_pylist()))
 
 
 def document_details(store: CaseStore, entry: JournalEntry) -> DocumentDetails:

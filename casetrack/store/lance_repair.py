@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from casetrack import atomic_files
 from casetrack.logsafe import safe_for_log
 from casetrack.store.journal import DocState, JournalEntry
 from casetrack.store.lance_salvage import older_copy, rewrite_readable, unreadable
@@ -136,10 +136,7 @@ def remember_lost(case_dir: Path, name: str, sha256: str, line: str, source_path
     entries.append(
         {"name": name, "sha256": sha256, "message": line, "at": time.time(), "source_path": source_path}
     )
-    path = case_dir / LOST_FILE
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(entries, indent=1), encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_files.write_json(case_dir / LOST_FILE, entries, indent=1)
 
 
 def still_lost(store: CaseStore) -> list[str]:
@@ -153,7 +150,7 @@ def still_lost(store: CaseStore) -> list[str]:
         path = store.dir / LOST_FILE
         try:
             if left:
-                path.write_text(json.dumps(left, indent=1), encoding="utf-8")
+                atomic_files.write_json(path, left, indent=1)
             else:
                 path.unlink()
         except OSError:

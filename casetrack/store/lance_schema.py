@@ -1,5 +1,9 @@
 """The LanceDB tables' columns: chunk and document schemas, the embedding columns by slot, and
-what the keyword index holds of a chunk row."""
+what the keyword index holds of a chunk row.
+
+Every table of a case at the current stored-data version (store/migrations) has every column of
+these schemas but the embedding columns, which come with the first model that fills them. A new
+column is added by a migration, which fills the rows already stored (or says why it cannot)."""
 
 from __future__ import annotations
 
@@ -8,8 +12,8 @@ import pyarrow as pa
 from casetrack.domain.slots import SLOT_ORDER, SLOTS, presence_column
 
 # Embedding columns (names from the slot table, domain/slots.py). Columns beyond E1's `vector`
-# are added to the table the first time a model fills them (older rows read as null: those chunks
-# lack that embedding until `casetrack reembed`).
+# are added to the table the first time a model fills them (rows stored before read as null:
+# those chunks lack that embedding until `casetrack reembed`).
 VECTOR = SLOTS["E1"].columns[0]
 E7_VECTOR = SLOTS["E7"].columns[0]
 SPARSE_IDS, SPARSE_VALUES = SLOTS["E6"].columns
@@ -42,8 +46,8 @@ def chunk_schema(dim: int) -> pa.Schema:
             pa.field("token_count", pa.int32()),
             pa.field("extraction_method", pa.string()),
             pa.field("ocr_confidence", pa.float32()),
-            # The number of each line of `text` (a .txt's own numbers skip blank lines); null in
-            # rows written before the column existed.
+            # The number of each line of `text` (a .txt's own numbers skip blank lines); [] when
+            # the chunk has no numbered lines. Migration 1 computed it for rows stored without.
             pa.field("line_numbers", pa.list_(pa.int32())),
             # OCR'd chunks: each of those lines' mean word confidence (0-100); null otherwise.
             pa.field("line_confidences", pa.list_(pa.float32())),
@@ -53,8 +57,8 @@ def chunk_schema(dim: int) -> pa.Schema:
             pa.field("section", pa.string()),
             # Transcripts (parse/transcript.py): the printed transcript page of each line of `text`
             # (`line_numbers` are then the printed margin numbers) and how the document is cited
-            # ("Smith Dep.", "Tr."); null otherwise. Added 2026-11-28: older tables get the columns
-            # on their next chunk write (lance_tables.replace_document_chunks); reads skip them.
+            # ("Smith Dep.", "Tr."); null otherwise (and in rows stored before 2026-11-28, when
+            # transcripts were not read apart).
             pa.field("line_pages", pa.list_(pa.int32())),
             pa.field("transcript", pa.string()),
             pa.field(VECTOR, pa.list_(pa.float32(), dim)),
@@ -80,8 +84,8 @@ DOCUMENT_SCHEMA = pa.schema(
         pa.field("embed_models", pa.list_(pa.string())),
         pa.field("warnings", pa.list_(pa.string())),
         # The rest of the journal's metadata (legal metadata, OCR facts, Bates ends ...) as JSON, so
-        # a journal rebuilt from LanceDB keeps it (store/journal_repair.py). Added 2026-11-25:
-        # older tables get the column on their next document write.
+        # a journal rebuilt from LanceDB keeps it (store/journal_repair.py); null when there is
+        # none. Migration 1 filled it from the journal for rows stored before 2026-11-25.
         pa.field(META_JSON, pa.string()),
     ]
 )

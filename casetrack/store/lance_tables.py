@@ -19,6 +19,7 @@ import numpy as np
 import pyarrow as pa
 from lancedb.index import BTree, HnswSq
 
+from casetrack.atomic_files import fsync_dir
 from casetrack.store import lance_schema as _schema
 from casetrack.store.lance_salvage import is_lance_failure
 from casetrack.store.lance_versions import open_checked, open_older
@@ -74,17 +75,7 @@ def fsync_tree(root: Path, since: float) -> None:
                         os.close(fd)
             except FileNotFoundError:
                 continue
-        _fsync_dir(dirpath)
-
-
-def _fsync_dir(path: str) -> None:
-    if os.name == "nt":  # directories cannot be opened for fsync on Windows
-        return
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        fsync_dir(dirpath)
 
 
 log = logging.getLogger(__name__)
@@ -169,12 +160,19 @@ class LanceTables:
         )
 
     def upsert_document(self, row: dict[str, Any]) -> None:
+        """Write one document row (keys beyond DOCUMENT_SCHEMA's columns go to `meta_json`)."""
+        self.upsert_documents([row])
+
+    def upsert_documents(self, rows: list[dict[str, Any]]) -> None:
+        """Write document rows in one commit: each replaces the row of its doc_id."""
         table = self.ensure(DOCUMENTS, DOCUMENT_SCHEMA)
-        if META_JSON not in table.schema.names:  # a table written before the column existed
-            table.add_columns({META_JSON: "CAST(NULL AS STRING)"})
-        extra = {k: v for k, v in row.items() if k not in DOCUMENT_SCHEMA.names}
-        row = {**row, META_JSON: json.dumps(extra, ensure_ascii=False, default=str) if extra else None}
-        data = pa.Table.from_pylist([row], schema=DOCUMENT_SCHEMA)
+        full = []
+        for row in rows:
+            extra = {k: v for k, v in row.items() if k not in DOCUMENT_SCHEMA.names}
+            full.append(
+                {**row, META_JSON: json.dumps(extra, ensure_ascii=False, default=str) if extra else None}
+            )
+        data = pa.Table.from_pylist(full, schema=DOCUMENT_SCHEMA)
         table.merge_insert("doc_id").when_matched_update_all().when_not_matched_insert_all().execute(data)
 
     def delete_document(self, doc_id: str) -> None:
@@ -236,7 +234,8 @@ class LanceTables:
     def fetch_table(self, chunk_ids: list[str], columns: list[str]) -> pa.Table:
         """The rows of `chunk_ids` as Arrow (vectors stay columnar: no per-float Python objects).
 
-        Columns the table does not have are left out of the result. Rows are taken by row id
+        Columns the table does not have (a slot's embedding columns before any model filled
+        them in this case) are left out of the result. Rows are taken by row id
         through a chunk_id -> row id map of the current table version (half the cost of an
         `IN (...)` filter, which pays ~10 ms of planning and index lookup per query at 100k
         chunks); the filter is the fallback when the map is stale or an id is unknown.
@@ -290,8 +289,7 @@ class LanceTables:
         n = max(int(table.count_rows(where)), 1)
         query = table.search().where(where)
         if not with_embeddings:
-            have = set(table.schema.names)  # tables written before a column was added lack it
-            query = query.select([c for c in RESULT_COLUMNS if c in have])
+            query = query.select(RESULT_COLUMNS)  # every table has them (store/migrations)
         return query.limit(n).to_arrow().sort_by("seq")
 
     def fetch_chunks(
@@ -302,7 +300,8 @@ class LanceTables:
         return {r["chunk_id"]: r for r in rows}
 
     def count_missing(self, column: str) -> int:
-        """Chunks whose `column` is null (or all chunks if the table lacks the column)."""
+        """Chunks whose `column` is null (or all chunks if the table lacks the column: an
+        embedding column no model has filled in this case yet)."""
         table = self.table(CHUNKS)
         if table is None:
             return 0
@@ -329,7 +328,7 @@ class LanceTables:
         exact: bool = False,
     ) -> pa.Table:
         """The `limit` nearest chunks by cosine to `vector`: chunk_id, doc_id, gen, _distance and
-        `columns` (those the table has), as Arrow. Reading ranking columns here costs ~1-2 ms for
+        `columns` (those the table has: a slot's embedding columns may not be there yet), as Arrow. Reading ranking columns here costs ~1-2 ms for
         100 rows; fetching them later by id is a separate query. `exact`: scan every row the
         filter keeps instead of the ANN index (an index probed under a narrow filter finds too few)."""
         table = self.table(CHUNKS)

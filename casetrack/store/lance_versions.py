@@ -14,6 +14,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from casetrack.atomic_files import rename_durably
 from casetrack.store.lance_salvage import is_lance_failure
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,7 @@ def open_older(db: Any, root: Path, name: str, exc: BaseException, fallbacks: li
         if len(manifests) < 2:
             break
         broken = manifests[0]
-        broken.replace(broken.with_name(broken.name + ".damaged"))
+        rename_durably(broken, broken.with_name(broken.name + ".damaged"))
         (versions / "latest_version_hint.json").unlink(missing_ok=True)
         fallbacks.append(
             f"LanceDB table {name}: version {manifest_version(broken)} could not be read "

@@ -62,7 +62,7 @@ class WriterLock:
         deadline = time.monotonic() + timeout
         while not self.try_acquire():
             if time.monotonic() >= deadline:
-                holder = self._holder()
+                holder = self.holder()
                 raise CaseBusyError(
                     f"Case '{self.case_name}' is being written by another CaseTrack process{holder}.",
                     "Wait for that ingest to finish (or stop it), then run the command again.",
@@ -70,7 +70,8 @@ class WriterLock:
             time.sleep(0.2)
         return self
 
-    def _holder(self) -> str:
+    def holder(self) -> str:
+        """Who holds the lock, as ' (pid N)' (empty when the lock file names no process)."""
         try:
             pid = self.path.read_text().strip()
         except OSError:

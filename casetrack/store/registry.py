@@ -21,6 +21,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from casetrack.atomic_files import rename_durably
 from casetrack.domain.cases import CASE_TYPES, LANGUAGES, CaseStatus
 from casetrack.domain.views import CaseJson
 from casetrack.errors import CaseExistsError, CaseNotFoundError, CaseTrackError, Fix, reopen_fix
@@ -250,7 +251,7 @@ class CaseRegistry:
         doomed = self.cases_dir / f".deleted-{case_id}"
         if folder.is_dir():
             shutil.rmtree(doomed, ignore_errors=True)
-            folder.replace(doomed)
+            rename_durably(folder, doomed)
         self._conn.execute("DELETE FROM cases WHERE id = ?", (case_id,))
         shutil.rmtree(doomed, ignore_errors=True)
 

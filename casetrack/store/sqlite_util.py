@@ -6,6 +6,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+from casetrack.atomic_files import rename_durably
+
 
 def connect(path: Path) -> sqlite3.Connection:
     """WAL + synchronous=FULL: a committed transaction survives kill -9 and power loss.
@@ -57,5 +59,5 @@ def set_aside(path: Path) -> Path:
     for suffix in ("", "-wal", "-shm"):
         part = Path(f"{path}{suffix}")
         if part.exists():
-            part.replace(Path(f"{aside}{suffix}"))
+            rename_durably(part, Path(f"{aside}{suffix}"))
     return aside
