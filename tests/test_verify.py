@@ -363,15 +363,6 @@ def test_page_rebuilt_from_overlapping_chunks_and_gaps() -> None:
     assert page.span_of(page.lines, 4, 5) == (PAGE.index("Third"), PAGE.index("here.") + 5)
 
 
-def test_rows_without_line_numbers_count_lines_from_their_range() -> None:
-    # A .txt chunk written before `line_numbers` existed: its blank lines (one per paragraph
-    # break) are spread over the paragraph breaks so that the last line lands on line_end.
-    old = row(0, PAGE, 0, 1, 1, 7, None)
-    assert [n.number for n in page_from_rows([old]).lines] == [1, 2, 4, 5, 7]
-    pdf = row(0, PAGE, 0, 1, 1, 5, None)  # a PDF page: lines are consecutive
-    assert [n.number for n in page_from_rows([pdf]).lines] == [1, 2, 3, 4, 5]
-
-
 def test_the_cited_text_of_a_pdf_page_matches_the_parser(app: CaseTrack, tmp_path: Path) -> None:
     from casetrack.parse import parse_file
 

@@ -82,7 +82,7 @@ def filter_bates(store: CaseStore, filters: SearchFilters) -> set[str] | None:
             ),
         ) from e
     table = store.lance.table(CHUNKS)
-    if table is None or "bates" not in table.schema.names:
+    if table is None:
         return set()
     n = int(table.count_rows("bates IS NOT NULL"))
     if n == 0:

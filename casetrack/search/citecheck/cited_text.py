@@ -4,9 +4,7 @@ A chunk is an exact slice [char_start, char_end) of one page's text, and the chu
 overlap, so a page (or the part of it some chunks cover) is rebuilt by laying the slices at their
 offsets; what lies between two chunks that do not touch is only separator (a space, a line
 break or the blank line between paragraphs). Line numbers come from each chunk's stored
-`line_numbers`; for rows written before that column existed they are counted from the chunk's
-first line (lines of a paragraph are consecutive; the gap a .txt leaves for its blank lines is
-spread over the chunk's paragraph breaks so that its last line lands on `line_end`). Paragraph
+`line_numbers` (every row has them since schema version 1: store/migrations/). Paragraph
 numbers count the blank lines ("\\n\\n") from the chunk's first paragraph.
 
 A `Region` is one or more consecutive pages' text joined by a blank line, so a quote that runs
@@ -89,23 +87,12 @@ def _segments(text: str) -> list[tuple[int, int, bool]]:
 
 
 def _line_numbers(row: Row, segments: list[tuple[int, int, bool]]) -> list[int]:
+    """The stored number of each line of the chunk (none for a chunk without numbered lines, and
+    none when they do not fit its text: such lines are not cited by number)."""
     stored = row.get("line_numbers")
-    if isinstance(stored, list | tuple) and len(stored) == len(segments) and stored:
+    if isinstance(stored, list | tuple) and len(stored) == len(segments):
         return [int(n) for n in stored]
-    first, last = _int(row, "line_start"), _int(row, "line_end")
-    if first <= 0 or not segments:
-        return []
-    breaks = sum(1 for _s, _e, after in segments if after)
-    extra = max(0, (last - first) - (len(segments) - 1))
-    numbers, current, seen = [first], first, 0
-    for _s, _e, after in segments[1:]:
-        step = 1
-        if after and breaks:
-            step += extra // breaks + (1 if seen < extra % breaks else 0)
-            seen += 1
-        current += step
-        numbers.append(current)
-    return numbers
+    return []
 
 
 @dataclass
@@ -396,16 +383,15 @@ class Region:
 
 
 def read_rows(store: CaseStore, where: str) -> list[dict[str, Any]]:
-    """Chunk rows matching `where` (the columns of TEXT_COLUMNS the table has)."""
+    """Chunk rows matching `where`, with the columns of TEXT_COLUMNS."""
     table = store.lance.table(CHUNKS)
     if table is None:
         return []
-    have = set(table.schema.names)
     n = int(table.count_rows(where))
     if n == 0:
         return []
-    columns = [c for c in TEXT_COLUMNS if c in have]
-    rows: list[dict[str, Any]] = table.search().where(where).select(columns).limit(n).to_arrow().to_pylist()
+    select = list(TEXT_COLUMNS)
+    rows: list[dict[str, Any]] = table.search().where(where).select(select).limit(n).to_arrow().to_pylist()
     return rows
 
 

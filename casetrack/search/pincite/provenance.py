@@ -23,11 +23,10 @@ def pin_provenance(
 ) -> Provenance:
     """The provenance of text[start:end] inside the chunk `chunk` (char offsets in page terms).
 
-    `line_numbers`: the stored number of each line of the chunk's text. Without them (rows
-    ingested before they were stored) paged formats count lines from the chunk's first line;
-    unpaged ones (a .txt's numbers skip blank lines) count from the chunk's first line inside its
-    first paragraph and back from its last line inside its last one, else the citation stops at
-    the paragraph (`lines_citable=False`; line_start/line_end then bound the span's lines).
+    `line_numbers`: the stored number of each line of the chunk's text (every row has them since
+    schema version 1, store/migrations/). Numbers that do not fit the text (a guard: it does not
+    happen) are not cited: the citation stops at the paragraph (`lines_citable=False`, the
+    chunk's own line range kept).
     `line_confidences` (OCR'd chunks: each line's mean word confidence) give the span's own
     `ocr_confidence`, the mean over its lines. `line_pages` (transcripts: each line's printed
     page) give the span's own page:line cite, across a page break too (`Tr. 12:20-13:4`).
@@ -43,20 +42,8 @@ def pin_provenance(
         line_start, line_end = chunk.line_start, chunk.line_end
     elif line_numbers is not None and len(line_numbers) == len(starts):
         line_start, line_end = line_numbers[first], line_numbers[last]
-    elif chunk.page is not None:
-        line_start, line_end = chunk.line_start + first, chunk.line_start + last
     else:
-        from_end = len(starts) - 1
-        line_start = chunk.line_start + first
-        line_end = chunk.line_end - (from_end - last)
-        in_first = "\n\n" not in text[:end]
-        in_last = "\n\n" not in text[start:]
-        if in_first and not in_last:
-            line_end = line_start + (last - first)
-        elif in_last and not in_first:
-            line_start = line_end - (last - first)
-        elif not in_first:
-            citable = False
+        line_start, line_end, citable = chunk.line_start, chunk.line_end, False
     confidence = chunk.ocr_confidence
     if line_confidences and len(line_confidences) == len(starts):
         cited = line_confidences[first : last + 1]
@@ -96,12 +83,12 @@ def lines_cite(chunk: Provenance, row: Mapping[str, Any], start: int, end: int) 
 
 
 def stored_line_numbers(row: Mapping[str, Any]) -> list[int] | None:
-    """A chunk row's `line_numbers` (None for rows written before the column existed)."""
+    """A chunk row's `line_numbers` (None for a chunk without numbered lines)."""
     value = row.get("line_numbers")
     return [int(n) for n in value] if isinstance(value, (list, tuple)) and value else None
 
 
 def stored_line_confidences(row: Mapping[str, Any]) -> list[float] | None:
-    """An OCR'd chunk row's `line_confidences` (None for native text and older rows)."""
+    """An OCR'd chunk row's `line_confidences` (None for native text)."""
     value = row.get("line_confidences")
     return [float(n) for n in value] if isinstance(value, (list, tuple)) and value else None
