@@ -27,7 +27,7 @@ sys.path.insert(0, str(REPO))
 
 from casetrack.app import CaseTrack  # noqa: E402
 from casetrack.config import resolve_settings  # noqa: E402
-from casetrack.parse.pdf import parse_pdf  # noqa: E402
+from casetrack.parse.pdf.parser import parse_pdf  # noqa: E402
 
 SHARED = REPO.parent / "shared"
 BENCH = SHARED / "data/legal_span_bench"

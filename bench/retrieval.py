@@ -213,7 +213,7 @@ class Scorer:
 
     def _map(self, name: str) -> tuple[str, PageToFile] | None:
         if name not in self.maps:
-            from casetrack.parse.text import parse_text
+            from casetrack.parse.text.parser import parse_text
 
             path = self.staging / name
             page = parse_text(path, FileType.TEXT).pages[0].text

@@ -276,8 +276,8 @@ def _digest(path: Path) -> Any:
 
 
 def unchanged() -> None:
-    import casetrack.parse.pdf_layout as layout
-    import casetrack.parse.transcript as transcript
+    import casetrack.parse.pdf.layout as layout
+    import casetrack.parse.transcript.pages as transcript
 
     sample = _sample()
     on_reader, on_split = transcript.with_transcripts, layout.condensed_blocks

@@ -36,7 +36,7 @@ from bench.metrics import (
 )
 from bench.retrieval_data import PageToFile, dedupe, stable_order
 from casetrack.domain import FileType
-from casetrack.parse.text import parse_text
+from casetrack.parse.text.parser import parse_text
 
 
 def test_ndcg_graded_gains_hand_computed() -> None:

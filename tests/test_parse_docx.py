@@ -11,8 +11,8 @@ import pytest
 
 from casetrack.domain import FileType, ParagraphKind, ParsedDocument
 from casetrack.errors import CorruptFileError, EmptyFileError, EncryptedFileError, ParseError
-from casetrack.parse.docx import parse_docx
-from casetrack.parse.docx_numbering import format_number
+from casetrack.parse.docx.numbering import format_number
+from casetrack.parse.docx.parser import parse_docx
 from casetrack.parse.options import ParseOptions
 from tests.conftest import DATA, require
 from tests.layout_contract import assert_page_consistent

@@ -11,7 +11,8 @@ from casetrack.domain import FileType, ParagraphKind, ParsedDocument
 from casetrack.errors import CorruptFileError, EmptyFileError
 from casetrack.parse import parse_file
 from casetrack.parse.detect import detect_file_type
-from casetrack.parse.html import declared_encoding, decode_html, parse_html
+from casetrack.parse.html.charset import declared_encoding, decode_html
+from casetrack.parse.html.parser import parse_html
 from casetrack.parse.options import ParseOptions
 from tests.layout_contract import assert_page_consistent
 

@@ -18,11 +18,11 @@ from casetrack.errors import (
     ParseError,
     ScanNotReadError,
 )
-from casetrack.parse import pdf as pdf_module
 from casetrack.parse.options import ParseOptions
-from casetrack.parse.pdf import parse_pdf, pdf_page_count
-from casetrack.parse.pdf_chars import Word, clean_text
-from casetrack.parse.pdf_columns import reading_blocks
+from casetrack.parse.pdf import parser as pdf_module
+from casetrack.parse.pdf.chars import Word, clean_text
+from casetrack.parse.pdf.columns import reading_blocks
+from casetrack.parse.pdf.parser import parse_pdf, pdf_page_count
 from tests.conftest import DATA, require
 from tests.layout_contract import assert_page_consistent
 

@@ -8,8 +8,8 @@ import pytest
 
 from casetrack.domain import FileType, ParagraphKind, ParsedDocument
 from casetrack.errors import CorruptFileError, EmptyFileError
-from casetrack.parse.rtf import parse_rtf, rtf_to_paragraphs
-from casetrack.parse.text import parse_text
+from casetrack.parse.rtf.parser import parse_rtf, rtf_to_paragraphs
+from casetrack.parse.text.parser import parse_text
 from tests.conftest import DATA, require
 from tests.layout_contract import assert_page_consistent
 

@@ -16,9 +16,9 @@ import pytest
 from casetrack.app import CaseTrack
 from casetrack.config import resolve_settings
 from casetrack.domain import FileType, Page, ParsedDocument, SearchHit
-from casetrack.parse.docx import parse_docx
-from casetrack.parse.pdf import parse_pdf
-from casetrack.parse.text import parse_text
+from casetrack.parse.docx.parser import parse_docx
+from casetrack.parse.pdf.parser import parse_pdf
+from casetrack.parse.text.parser import parse_text
 from casetrack.search.pincite import line_starts, pin_offsets, pin_provenance
 from casetrack.search.snippet import has_margin_numbers, readable
 from tests.conftest import DATA, MODELS, require

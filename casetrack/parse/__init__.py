@@ -26,23 +26,23 @@ def parse_file(
         options = replace(options, password=password)
     file_type = detect_file_type(path)
     if file_type == FileType.PDF:
-        from casetrack.parse.pdf import parse_pdf
+        from casetrack.parse.pdf.parser import parse_pdf
 
         return _stamped(parse_pdf(path, options=options, on_page=on_page))
     if file_type == FileType.DOCX:
-        from casetrack.parse.docx import parse_docx
+        from casetrack.parse.docx.parser import parse_docx
 
         return parse_docx(path, options)
     if file_type == FileType.RTF:
-        from casetrack.parse.rtf import parse_rtf
+        from casetrack.parse.rtf.parser import parse_rtf
 
         return parse_rtf(path)
     if file_type == FileType.HTML:
-        from casetrack.parse.html import parse_html
+        from casetrack.parse.html.parser import parse_html
 
         return parse_html(path, options)
     if file_type == FileType.EMAIL:
-        from casetrack.parse.email import parse_email
+        from casetrack.parse.email.parser import parse_email
 
         return parse_email(path, options)
     if file_type == FileType.MBOX:
@@ -53,10 +53,10 @@ def parse_file(
             hint=f'Ingest it with `casetrack ingest --case CASE "{path}"`: each message becomes a document.',
         )
     if file_type in (FileType.TEXT, FileType.MARKDOWN):
-        from casetrack.parse.text import parse_text
+        from casetrack.parse.text.parser import parse_text
 
         return parse_text(path, file_type)
-    from casetrack.parse.image import parse_image
+    from casetrack.parse.image.parser import parse_image
 
     return _stamped(parse_image(path, options, on_page))
 
@@ -71,7 +71,7 @@ def _stamped(parsed: ParsedDocument) -> ParsedDocument:
 
 def _transcribed(parsed: ParsedDocument) -> ParsedDocument:
     """A deposition or hearing transcript's pages with their printed page:line numbers and margin
-    numbers out (parse/transcript.py); any other document unchanged."""
-    from casetrack.parse.transcript import with_transcripts
+    numbers out (parse/transcript/); any other document unchanged."""
+    from casetrack.parse.transcript.pages import with_transcripts
 
     return with_transcripts(parsed)

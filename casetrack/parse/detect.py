@@ -21,8 +21,9 @@ from casetrack.errors import (
     ParseError,
     UnsupportedFileError,
 )
+from casetrack.parse.email.sniff import MAIL_EXTENSIONS, mail_type
 from casetrack.parse.ole2 import OLE_MAGIC, ole_stream_names
-from casetrack.parse.rtf_tokens import RTF_START
+from casetrack.parse.rtf.tokens import RTF_START
 from casetrack.parse.textcodec import bom_encoding, decode_sample
 
 logger = logging.getLogger(__name__)
@@ -51,7 +52,6 @@ SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(
 
 MARKDOWN_EXTENSIONS: frozenset[str] = frozenset({".md", ".markdown"})
 HTML_EXTENSIONS: frozenset[str] = frozenset({".html", ".htm", ".xhtml"})
-MAIL_EXTENSIONS: frozenset[str] = frozenset({".eml", ".mbox"})
 
 _SUPPORTED_SENTENCE = "CaseTrack reads PDF, DOCX, TXT, MD, RTF, HTML and images."
 _CONVERT_HINT = "Convert it to PDF or DOCX and ingest that."
@@ -232,73 +232,6 @@ def _looks_like(head: bytes) -> str:
             return "a HEIC image"
         return "an MP4/QuickTime media file"
     return "binary data"
-
-
-# --------------------------------------------------------------------------------------------
-# E-mail: a header block (RFC 5322) at the start; a mailbox starts with an envelope "From " line
-# --------------------------------------------------------------------------------------------
-
-_HEADER_LINE = re.compile(rb"^([!-9;-~]+):")  # a field name: printable ASCII but the colon
-_ENVELOPE_LINE = re.compile(rb"^From \S+ +\S")
-_MAIL_FIELDS = frozenset({b"from", b"to", b"cc", b"date", b"subject"})
-# Fields only mail carries: with them a file needs no .eml name to be taken for an e-mail (a memo's
-# "To: / From: / Date: / Re:" block has none of them).
-_TRANSPORT_FIELDS = frozenset(
-    {
-        b"message-id",
-        b"mime-version",
-        b"received",
-        b"return-path",
-        b"delivered-to",
-        b"x-mailer",
-        b"dkim-signature",
-        b"in-reply-to",
-        b"references",
-        b"thread-topic",
-    }
-)
-
-
-def _header_names(lines: list[bytes]) -> set[bytes] | None:
-    """The field names of the header block `lines` starts with; None when a line before the blank
-    line that ends it is not a header (so this is no header block)."""
-    names: set[bytes] = set()
-    for line in lines:
-        line = line.rstrip(b"\r\n")
-        if not line.strip():
-            break
-        if line[:1] in (b" ", b"\t") and names:
-            continue  # a folded header's next line
-        m = _HEADER_LINE.match(line)
-        if m is None:
-            return None
-        names.add(m.group(1).lower())
-    return names
-
-
-def mail_type(head: bytes, ext: str) -> FileType | None:
-    """EMAIL, MBOX or None for a file that starts with `head`."""
-    lines = head.split(b"\n", 400)[:400]
-    mailbox = bool(lines) and _ENVELOPE_LINE.match(lines[0]) is not None
-    names = _header_names(lines[1:] if mailbox else lines)
-    if not names:
-        return None
-    mail = len(names & _MAIL_FIELDS)
-    if mailbox and mail >= 1:
-        return FileType.MBOX
-    if mail >= 2 and (ext in MAIL_EXTENSIONS or names & _TRANSPORT_FIELDS):
-        return FileType.EMAIL
-    return None
-
-
-def sniff_mail(path: Path) -> FileType | None:
-    """EMAIL or MBOX when the file is one (by its first bytes), else None; never raises."""
-    try:
-        with path.open("rb") as f:
-            head = f.read(_SNIFF_BYTES)
-    except OSError:
-        return None
-    return mail_type(head, path.suffix.lower())
 
 
 # --------------------------------------------------------------------------------------------
