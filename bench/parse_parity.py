@@ -632,7 +632,7 @@ def digest(case: Case, parse: Parse, made: Path) -> dict[str, Any]:
         }
     except Exception as e:  # a parser bug is a result too: it must not change either
         record = {"ok": False, "error": type(e).__name__, "message": _clean(str(e)[:300], made), "hint": None}
-    record["progress"] = [len(calls), calls[-1] if calls else None, _sha(calls)]
+    record["progress"] = [len(calls), list(calls[-1]) if calls else None, _sha(calls)]
     record["seconds"] = round(time.perf_counter() - start, 2)
     if record["ok"]:
         record["warnings"] = [_clean(w, made) for w in record["warnings"]]
@@ -640,6 +640,7 @@ def digest(case: Case, parse: Parse, made: Path) -> dict[str, Any]:
 
 
 def differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    after = json.loads(json.dumps(after))  # as a baseline read back from its file: tuples are lists
     out = []
     for key in sorted(set(before) | set(after)):
         a, b = before.get(key), after.get(key)
