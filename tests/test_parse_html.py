@@ -275,5 +275,5 @@ def test_page_without_text(tmp_path: Path) -> None:
         tmp_path, "<html><head><title>App</title><script>render()</script></head><body></body></html>"
     )
     with pytest.raises(EmptyFileError, match="JavaScript") as e:
-        parse_html(path)
+        parse_html(path, ParseOptions())
     assert e.value.hint

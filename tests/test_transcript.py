@@ -137,7 +137,7 @@ def test_scotus_transcript_matches_the_printed_margin() -> None:
 def test_non_transcripts_are_left_exactly_as_parsed() -> None:
     for path in NOT_TRANSCRIPTS:
         doc = parse_file(require(path), options=NO_OCR)
-        plain = parse_pdf(path, options=NO_OCR)
+        plain = parse_pdf(path, NO_OCR)
         assert doc == replace(plain, pages=tuple(with_bates(plain.pages))), path.name
         assert doc.transcript is None and not any(p.line_pages for p in doc.pages)
         assert with_transcripts(doc) is doc

@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import warnings
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from docx2python import docx2python
@@ -31,6 +32,7 @@ from lxml import etree
 
 from casetrack.domain import FileType, Page, ParagraphKind, ParsedDocument
 from casetrack.errors import EmptyFileError, ParseError
+from casetrack.parse.detect import detect_file_type
 from casetrack.parse.docx.package import Package, corrupt, prepare_package
 from casetrack.parse.docx.pages import PageAssembler
 from casetrack.parse.docx.walker import DocxWalker
@@ -53,11 +55,19 @@ def _parse_package(package: Package, name: str, revoked: RevokedText) -> tuple[t
             return out.finish(), walker.title()
 
 
-def parse_docx(path: Path, options: ParseOptions | None = None) -> ParsedDocument:
+def parse_docx(path: Path, options: ParseOptions) -> ParsedDocument:
     """Parse a DOCX file: one Page per rendered page if Word recorded them, else one Page.
 
     Struck-through text is left out, or kept marked with `options.keep_revoked` (revoked.py)."""
-    keep_revoked = options.keep_revoked if options is not None else False
+    _check_zip_start(path)
+    read = _read(path, options.keep_revoked)
+    if not any(page.paragraphs for page in read.pages):
+        raise EmptyFileError(f"{path.name} has no text.", hint="Check that the right file was ingested.")
+    return ParsedDocument(file_type=FileType.DOCX, pages=read.pages, title=read.title, warnings=read.warnings)
+
+
+def _check_zip_start(path: Path) -> None:
+    """Raises unless the file starts as a ZIP package does."""
     name = path.name
     try:
         with path.open("rb") as f:
@@ -70,21 +80,22 @@ def parse_docx(path: Path, options: ParseOptions | None = None) -> ParsedDocumen
         raise EmptyFileError(f"{name} is empty (0 bytes).", hint="Check that the file was copied completely.")
     if not head.startswith(b"PK"):
         # Encrypted DOCX and legacy .doc are OLE2 files; detection says which, with a hint.
-        from casetrack.parse.detect import detect_file_type
-
         detect_file_type(path)
         raise corrupt(name, "not a ZIP package")
 
+
+@dataclass(frozen=True)
+class _Read:
+    pages: tuple[Page, ...]
+    title: str | None
+    warnings: tuple[str, ...]
+
+
+def _read(path: Path, keep_revoked: bool) -> _Read:
+    """The package read, every way it can fail as a CorruptFileError (ParseErrors as they are)."""
+    name = path.name
     try:
-        package = prepare_package(path)
-        revoked = RevokedText(keep_revoked, package.language)
-        try:
-            pages, title = _parse_package(package, name, revoked)
-        except KeyError as first:
-            logger.debug("retrying %s with the r: namespace prefix declared (%r)", name, first)
-            package = prepare_package(path, fix_r_prefix=True)
-            revoked = RevokedText(keep_revoked, package.language)
-            pages, title = _parse_package(package, name, revoked)
+        return _read_package(path, keep_revoked)
     except (ParseError, MemoryError):  # too big to unpack: the parse process's cap says so (isolated.py)
         raise
     except zipfile.BadZipFile as e:
@@ -99,8 +110,19 @@ def parse_docx(path: Path, options: ParseOptions | None = None) -> ParsedDocumen
         logger.debug("docx2python failed on %s", path, exc_info=True)
         raise corrupt(name, f"{type(e).__name__}: {e}") from e
 
-    if not any(page.paragraphs for page in pages):
-        raise EmptyFileError(f"{name} has no text.", hint="Check that the right file was ingested.")
+
+def _read_package(path: Path, keep_revoked: bool) -> _Read:
+    """Pages, title and warnings; once more with the `r:` prefix declared in every part when
+    docx2python trips on a part that lacks it (a KeyError)."""
+    package = prepare_package(path)
+    revoked = RevokedText(keep_revoked, package.language)
+    try:
+        pages, title = _parse_package(package, path.name, revoked)
+    except KeyError as first:
+        logger.debug("retrying %s with the r: namespace prefix declared (%r)", path.name, first)
+        package = prepare_package(path, fix_r_prefix=True)
+        revoked = RevokedText(keep_revoked, package.language)
+        pages, title = _parse_package(package, path.name, revoked)
     doc_warnings: list[str] = []
     if package.page_mode == "explicit":
         doc_warnings.append(
@@ -110,4 +132,4 @@ def parse_docx(path: Path, options: ParseOptions | None = None) -> ParsedDocumen
     note = revoked.warning()
     if note:
         doc_warnings.append(note)
-    return ParsedDocument(file_type=FileType.DOCX, pages=pages, title=title, warnings=tuple(doc_warnings))
+    return _Read(pages, title, tuple(doc_warnings))

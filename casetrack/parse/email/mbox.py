@@ -4,7 +4,8 @@ A message starts at a "From " line (the envelope line: "From sender Mon Mar  4 1
 at the start of the file or after a blank line, and ends before the next one. The envelope line
 is not part of the message; ">From " lines are unescaped (mboxrd). The file is read as a stream,
 never opened for writing (the stdlib's `mailbox` opens it read-write), and only one message is
-held in memory at a time.
+held in memory at a time. Given to `parse_file`, a mailbox is refused with the command that
+ingests its messages (ingest/attachments.py).
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
-from casetrack.errors import ParseError
+from casetrack.errors import ParseError, UnsupportedFileError
+from casetrack.parse.options import ParseOptions
 
 _ENVELOPE = re.compile(rb"^From \S+ +\S")
 _ESCAPED = re.compile(rb"^>(>*From )")
@@ -21,6 +24,14 @@ _ESCAPED = re.compile(rb"^>(>*From )")
 
 def is_envelope(line: bytes) -> bool:
     return _ENVELOPE.match(line) is not None
+
+
+def refuse_mailbox(path: Path, options: ParseOptions) -> NoReturn:
+    """A mailbox is never one document: the parser of `FileType.MBOX` says how to ingest it."""
+    raise UnsupportedFileError(
+        f"{path.name} is a mailbox holding many e-mails, not one document.",
+        hint=f'Ingest it with `casetrack ingest --case CASE "{path}"`: each message becomes a document.',
+    )
 
 
 def mbox_messages(path: Path) -> Iterator[bytes]:

@@ -112,9 +112,8 @@ def _body(
     return warnings
 
 
-def parse_email(path: Path, options: ParseOptions | None = None) -> ParsedDocument:
+def parse_email(path: Path, options: ParseOptions) -> ParsedDocument:
     """Parse an .eml file into one unpaged Page: header lines (ll. 1-N), a blank line, the body."""
-    options = options or ParseOptions()
     headers, parts = read_email(path)
     builder = PageBuilder(None)
     header_lines = headers.lines(tuple(f.filename for f in parts.attachments))

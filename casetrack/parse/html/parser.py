@@ -30,9 +30,8 @@ def _language(text: str) -> str:
     return tagged or guess_language(_TAG.sub(" ", text[:400_000]))
 
 
-def parse_html(path: Path, options: ParseOptions | None = None) -> ParsedDocument:
+def parse_html(path: Path, options: ParseOptions) -> ParsedDocument:
     """Parse an HTML file into one unpaged Page: paragraphs from its blocks, lines from `<br>`s."""
-    options = options or ParseOptions()
     name = path.name
     try:
         data = path.read_bytes()

@@ -9,18 +9,16 @@ from casetrack.domain import ExtractionMethod, FileType, Page, ParsedDocument
 from casetrack.errors import CorruptFileError, NoTextError, ParseError, ScanNotReadError
 from casetrack.parse.image.ocr_pages import ocr_image_page, ocr_problem
 from casetrack.parse.image.page_cache import PageCache
-from casetrack.parse.options import PageProgress, ParseOptions, no_progress
+from casetrack.parse.options import ParseOptions
 from casetrack.parse.pagebuilder import PageBuilder
 
 
-def parse_image(
-    path: Path, options: ParseOptions | None = None, on_page: PageProgress = no_progress
-) -> ParsedDocument:
+def parse_image(path: Path, options: ParseOptions) -> ParsedDocument:
     """OCR every page of an image file. Raises NoTextError when OCR cannot run (with the command
-    that installs it) or nothing could be read, CorruptFileError for damaged or oversized images."""
+    that installs it) or nothing could be read, CorruptFileError for damaged or oversized images.
+    `options.on_page(done, total)` after each page."""
     from casetrack.ocr import image_page_count, image_pages
 
-    options = options or ParseOptions()
     problem = ocr_problem(options)
     if problem is not None:
         raise ScanNotReadError(
@@ -52,7 +50,7 @@ def parse_image(
                 page = PageBuilder(number).build(ExtractionMethod.NONE, needs_ocr=True)
         scan.image.close()
         pages.append(page)
-        on_page(number, total)
+        options.on_page(number, total)
     resumed = cache.resumed_warning()
     if resumed:
         warnings.append(resumed)

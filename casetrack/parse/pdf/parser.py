@@ -17,7 +17,7 @@ from casetrack.domain import ExtractionMethod, FileType, Page, ParsedDocument
 from casetrack.errors import CorruptFileError, NoTextError, ParseError
 from casetrack.parse.image.ocr_pages import ocr_pdf_page, ocr_problem
 from casetrack.parse.image.page_cache import PageCache
-from casetrack.parse.options import PageProgress, ParseOptions, no_progress
+from casetrack.parse.options import ParseOptions
 from casetrack.parse.pagebuilder import PageBuilder
 from casetrack.parse.pdf.chars import page_chars_and_images
 from casetrack.parse.pdf.layout import layout_page
@@ -37,72 +37,89 @@ from casetrack.parse.pdf.text_layer import page_area, text_layer_verdict
 logger = logging.getLogger(__name__)
 
 
-def parse_pdf(
-    path: Path,
-    password: str | None = None,
-    options: ParseOptions | None = None,
-    on_page: PageProgress = no_progress,
-) -> ParsedDocument:
+def parse_pdf(path: Path, options: ParseOptions) -> ParsedDocument:
     """Parse a PDF into pages with exact line and paragraph spans; scanned pages (or pages whose
     text layer is garbage) are OCR'd when `options` allow it and tesseract can run.
 
     Raises EmptyFileError, EncryptedFileError, CorruptFileError or NoTextError (every page
     is blank or needs OCR that cannot run); a page that fails on its own is left empty with a
-    warning. `on_page(done, total)` after each page.
+    warning. `options.on_page(done, total)` after each page.
     """
     path = Path(path)
-    options = options or ParseOptions(password=password)
-    password = password or options.password
     check_not_empty(path)
-    pages: list[Page] = []
-    warnings: list[str] = []
-    failures: list[str] = []
-    title: str | None = None
     ocr = _Ocr(path, options)
-    with open_pdf(path, password) as pdf:
+    with open_pdf(path, options.password) as pdf:
         title = _title(pdf.metadata)
-        pdf_pages = page_list(pdf, path)
-        for number, page in enumerate(pdf_pages, start=1):
-            redacted = 0
-            try:
-                built, warning = _parse_page(page, number)
-                if built.needs_ocr:
-                    page.close()
-                    _forget_objects(pdf)  # the scan's image stream, decoded to judge the page
-                    built, warning = ocr.page(built, number)
-                elif built.paragraphs:
-                    redacted = bad_redaction_boxes(page, path, number - 1, password)
-            except Exception as e:  # one bad page must not lose the document
-                reason = short_reason(e)
-                logger.warning(
-                    "%s p. %d: %s", path.name, number, reason, exc_info=logger.isEnabledFor(logging.DEBUG)
-                )
-                failures.append(reason)
-                built = PageBuilder(number).build(ExtractionMethod.NONE)
-                warning = f"p. {number}: could not be read ({reason}); page left empty"
-            finally:
-                page.close()  # drop cached chars and layout so long files stay small in memory
-            pages.append(built)
-            if warning:
-                warnings.append(warning)
-            if redacted:
-                warnings.append(bad_redaction_warning(number, redacted))
-            on_page(number, len(pdf_pages))
+        pages, warnings, failures = _read_pages(pdf, path, ocr, options)
     resumed = ocr.cache.resumed_warning()
     if resumed:
         warnings.append(resumed)
     if not pages:
-        raise no_pages_error(path, password)
+        raise no_pages_error(path, options.password)
     if all(not p.paragraphs for p in pages):
-        n = len(pages)
-        if len(failures) == n:
-            where = none_of(n, "could be read", "could not be read")
-            raise CorruptFileError(f"{path.name}: {where} ({failures[0]}).", REPAIR_HINT)
-        if any(p.needs_ocr for p in pages):
-            raise scanned_error(path, n, ocr.problem)
-        where = none_of(n, "contains any text", "contains no text")
-        raise NoTextError(f"{path.name}: {where}.", "There is nothing to index in it.")
+        raise _no_text_error(path, pages, failures, ocr.problem)
     return ParsedDocument(file_type=FileType.PDF, pages=tuple(pages), title=title, warnings=tuple(warnings))
+
+
+def _read_pages(
+    pdf: Any, path: Path, ocr: _Ocr, options: ParseOptions
+) -> tuple[list[Page], list[str], list[str]]:
+    """Every page read, the warnings they give and why each page that failed did."""
+    pages: list[Page] = []
+    warnings: list[str] = []
+    failures: list[str] = []
+    pdf_pages = page_list(pdf, path)
+    for number, page in enumerate(pdf_pages, start=1):
+        built, page_warnings, failure = _read_page(pdf, page, number, ocr, options.password)
+        pages.append(built)
+        warnings += page_warnings
+        if failure is not None:
+            failures.append(failure)
+        options.on_page(number, len(pdf_pages))
+    return pages, warnings, failures
+
+
+def _read_page(
+    pdf: Any, page: Any, number: int, ocr: _Ocr, password: str | None
+) -> tuple[Page, list[str], str | None]:
+    """One page: its text layer, else its OCR; its warnings (bad redactions too); why it failed,
+    when it did (then it is left empty: one bad page must not lose the document)."""
+    redacted = 0
+    try:
+        built, warning = _parse_page(page, number)
+        if built.needs_ocr:
+            page.close()
+            _forget_objects(pdf)  # the scan's image stream, decoded to judge the page
+            built, warning = ocr.page(built, number)
+        elif built.paragraphs:
+            redacted = bad_redaction_boxes(page, ocr.path, number - 1, password)
+    except Exception as e:  # one bad page must not lose the document
+        reason = short_reason(e)
+        logger.warning(
+            "%s p. %d: %s", ocr.path.name, number, reason, exc_info=logger.isEnabledFor(logging.DEBUG)
+        )
+        empty = PageBuilder(number).build(ExtractionMethod.NONE)
+        return empty, [f"p. {number}: could not be read ({reason}); page left empty"], reason
+    finally:
+        page.close()  # drop cached chars and layout so long files stay small in memory
+    warnings = [warning] if warning else []
+    if redacted:
+        warnings.append(bad_redaction_warning(number, redacted))
+    return built, warnings, None
+
+
+def _no_text_error(
+    path: Path, pages: list[Page], failures: list[str], problem: ParseError | None
+) -> ParseError:
+    """Why a PDF none of whose pages has text cannot be indexed."""
+    n = len(pages)
+    if len(failures) == n:
+        where = none_of(n, "could be read", "could not be read")
+        return CorruptFileError(f"{path.name}: {where} ({failures[0]}).", REPAIR_HINT)
+    if any(p.needs_ocr for p in pages):
+        return scanned_error(path, n, problem)
+    where = none_of(n, "contains any text", "contains no text")
+    return NoTextError(f"{path.name}: {where}.", "There is nothing to index in it.")
 
 
 def pdf_page_count(path: Path, password: str | None = None) -> int:

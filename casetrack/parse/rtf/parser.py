@@ -18,6 +18,7 @@ from pathlib import Path
 
 from casetrack.domain import FileType, ParagraphKind, ParsedDocument
 from casetrack.errors import CorruptFileError, EmptyFileError, ParseError
+from casetrack.parse.options import ParseOptions
 from casetrack.parse.pagebuilder import PageBuilder
 from casetrack.parse.rtf.reader import RtfReader
 from casetrack.parse.textcodec import nfc
@@ -45,8 +46,8 @@ def rtf_to_paragraphs(data: bytes, name: str = "document.rtf") -> tuple[RtfParag
     return paragraphs, parser.title, parser.warnings
 
 
-def parse_rtf(path: Path) -> ParsedDocument:
-    """Parse an RTF file into one unpaged Page."""
+def parse_rtf(path: Path, options: ParseOptions) -> ParsedDocument:
+    """Parse an RTF file into one unpaged Page (no option applies to RTF)."""
     name = path.name
     try:
         data = path.read_bytes()

@@ -11,10 +11,12 @@ from pathlib import Path
 
 from casetrack.domain import FileType, Page, ParagraphKind, ParsedDocument
 from casetrack.errors import EmptyFileError, ParseError
+from casetrack.parse.options import ParseOptions
 from casetrack.parse.pagebuilder import PageBuilder
 from casetrack.parse.text.lines import blank_line_blocks, is_blank, split_lines
 from casetrack.parse.text.markdown import markdown_paragraphs
 from casetrack.parse.textcodec import decode_bytes, nfc
+from casetrack.parse.transcript.pages import with_transcripts
 
 logger = logging.getLogger(__name__)
 
@@ -32,10 +34,31 @@ def build_line_numbered_page(paragraphs: Iterable[tuple[int, list[str], Paragrap
     return builder.build()
 
 
-def parse_text(path: Path, file_type: FileType) -> ParsedDocument:
-    """Parse a TXT or MD file into one unpaged Page whose line numbers are the file's."""
-    if file_type not in (FileType.TEXT, FileType.MARKDOWN):
-        raise ValueError(f"parse_text cannot parse {file_type}")
+def parse_text(path: Path, options: ParseOptions) -> ParsedDocument:
+    """Parse a TXT file into one unpaged Page whose line numbers are the file's; a court reporter's
+    ASCII transcript gets its printed page:line numbers (transcript/), read on the file's own
+    lines, whose indentation tells a page number from a margin number."""
+    lines, warnings = _read_lines(path)
+    page = _one_page(path, _text_paragraphs(lines))
+    parsed = ParsedDocument(file_type=FileType.TEXT, pages=(page,), warnings=warnings)
+    return with_transcripts(parsed, [[line for line in lines if not is_blank(line)]])
+
+
+def parse_markdown(path: Path, options: ParseOptions) -> ParsedDocument:
+    """Parse an MD file into one unpaged Page whose line numbers are the file's, its headings,
+    list items and tables tagged; its first heading is the title."""
+    lines, warnings = _read_lines(path)
+    page = _one_page(path, markdown_paragraphs(lines))
+    title: str | None = None
+    for para in page.paragraphs:
+        if para.kind is ParagraphKind.HEADING:
+            title = page.text[para.start : para.end].split("\n", 1)[0].lstrip("#").strip() or None
+            break
+    return ParsedDocument(file_type=FileType.MARKDOWN, pages=(page,), title=title, warnings=warnings)
+
+
+def _read_lines(path: Path) -> tuple[list[str], tuple[str, ...]]:
+    """The file's lines, decoded (textcodec.py) and NFC-normalised, and the decoding's warning."""
     name = path.name
     try:
         data = path.read_bytes()
@@ -54,27 +77,14 @@ def parse_text(path: Path, file_type: FileType) -> ParsedDocument:
             f"{decoded.replaced} undecodable byte sequence(s) replaced with U+FFFD ({decoded.encoding} text)."
         )
     logger.debug("%s decoded as %s", name, decoded.encoding)
-
     # NFC never merges characters across a newline, so line numbers survive it.
-    lines = split_lines(nfc(decoded.text))
-    paragraphs = markdown_paragraphs(lines) if file_type is FileType.MARKDOWN else _text_paragraphs(lines)
+    return split_lines(nfc(decoded.text)), tuple(warnings)
+
+
+def _one_page(path: Path, paragraphs: Iterable[tuple[int, list[str], ParagraphKind]]) -> Page:
     page = build_line_numbered_page(paragraphs)
     if not page.paragraphs:
         raise EmptyFileError(
-            f"{name} contains only whitespace.", hint="Check that the file was saved completely."
+            f"{path.name} contains only whitespace.", hint="Check that the file was saved completely."
         )
-
-    title: str | None = None
-    if file_type is FileType.MARKDOWN:
-        for para in page.paragraphs:
-            if para.kind is ParagraphKind.HEADING:
-                title = page.text[para.start : para.end].split("\n", 1)[0].lstrip("#").strip() or None
-                break
-    parsed = ParsedDocument(file_type=file_type, pages=(page,), title=title, warnings=tuple(warnings))
-    if file_type is FileType.MARKDOWN:
-        return parsed
-    # A court reporter's ASCII transcript: its printed page:line numbers (parse/transcript/),
-    # read on the file's own lines, whose indentation tells a page number from a margin number.
-    from casetrack.parse.transcript.pages import with_transcripts
-
-    return with_transcripts(parsed, [[line for line in lines if not is_blank(line)]])
+    return page
