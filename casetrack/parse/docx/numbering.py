@@ -7,6 +7,7 @@ so we keep Word's counters ourselves and render each level's w:lvlText.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,21 +35,20 @@ def _letter(n: int) -> str:
     return chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)
 
 
+# The w:numFmt values we render; decimal and the exotic formats are written as plain numbers.
+_FORMATS: dict[str, Callable[[int], str]] = {
+    "lowerRoman": _roman,
+    "upperRoman": lambda n: _roman(n).upper(),
+    "lowerLetter": _letter,
+    "upperLetter": lambda n: _letter(n).upper(),
+    "decimalZero": lambda n: f"{n:02d}",
+    "none": lambda n: "",
+}
+
+
 def format_number(n: int, fmt: str | None) -> str:
     """A counter as Word displays it in a given w:numFmt."""
-    if fmt == "lowerRoman":
-        return _roman(n)
-    if fmt == "upperRoman":
-        return _roman(n).upper()
-    if fmt == "lowerLetter":
-        return _letter(n)
-    if fmt == "upperLetter":
-        return _letter(n).upper()
-    if fmt == "decimalZero":
-        return f"{n:02d}"
-    if fmt == "none":
-        return ""
-    return str(n)  # decimal and the exotic formats we do not render
+    return _FORMATS.get(fmt or "decimal", str)(n)
 
 
 # --------------------------------------------------------------------------------------------

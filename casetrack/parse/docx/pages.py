@@ -8,6 +8,7 @@ the tree, so a break inside a paragraph lands at the right offset of its text.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from casetrack.domain import Page, ParagraphKind
@@ -19,6 +20,11 @@ from casetrack.parse.pagebuilder import PageBuilder
 PAGE_BREAK = "\ufdd0"
 # "Page break before": a new page unless the paragraph already starts one.
 SOFT_PAGE_BREAK = "\ufdd1"
+
+
+def page_pieces(text: str) -> list[list[str]]:
+    """A paragraph's text cut at its page breaks: its lines on each page (`PageAssembler.add`)."""
+    return [piece.split("\n") for piece in text.split(PAGE_BREAK)]
 
 
 def _outside_text_boxes(el: Any) -> bool:
@@ -44,6 +50,33 @@ def _sentinel_run(like: Any, sentinel: str = PAGE_BREAK) -> Any:
     return run
 
 
+@dataclass
+class _Breaks:
+    """Where the body tree marks page breaks, by kind."""
+
+    rendered: list[Any] = field(default_factory=list)  # w:lastRenderedPageBreak: Word's own pagination
+    hard: list[Any] = field(default_factory=list)  # w:br w:type="page"
+    section_ends: list[Any] = field(default_factory=list)  # paragraphs ending a new-page section
+    break_before: list[Any] = field(default_factory=list)  # paragraphs with "page break before"
+
+    @classmethod
+    def find(cls, root: Any) -> _Breaks:
+        found = cls()
+        for el in root.iter():
+            name = local_name(el)
+            if name == "lastRenderedPageBreak":
+                found.rendered.append(el)
+            elif name == "br" and attr(el, "type") == "page":
+                found.hard.append(el)
+            elif name == "sectPr" and local_name(el.getparent()) == "pPr":
+                # A missing w:type means "nextPage".
+                if child_val(el, "type") != "continuous":
+                    found.section_ends.append(el.getparent().getparent())
+            elif name == "pageBreakBefore" and on_off(el):
+                found.break_before.append(el.getparent().getparent())
+        return found
+
+
 def mark_page_breaks(root: Any) -> str | None:
     """Replace page-break markers in the body tree by PAGE_BREAK text.
 
@@ -51,39 +84,27 @@ def mark_page_breaks(root: Any) -> str | None:
     "explicit" when only hard breaks (page breaks, new-page section breaks, page break before)
     were, and None when the document has no page information.
     """
-    rendered: list[Any] = []
-    hard_breaks: list[Any] = []
-    section_ends: list[Any] = []
-    break_before: list[Any] = []
-    for el in root.iter():
-        name = local_name(el)
-        if name == "lastRenderedPageBreak":
-            rendered.append(el)
-        elif name == "br" and attr(el, "type") == "page":
-            hard_breaks.append(el)
-        elif name == "sectPr" and local_name(el.getparent()) == "pPr":
-            # A missing w:type means "nextPage".
-            if child_val(el, "type") != "continuous":
-                section_ends.append(el.getparent().getparent())
-        elif name == "pageBreakBefore" and on_off(el):
-            break_before.append(el.getparent().getparent())
-
-    rendered = [el for el in rendered if _outside_text_boxes(el)]
+    breaks = _Breaks.find(root)
+    rendered = [el for el in breaks.rendered if _outside_text_boxes(el)]
     if rendered:
         for el in rendered:
             el.getparent().replace(el, _sentinel_text(el))
         return "rendered"
+    return "explicit" if _mark_explicit(breaks) else None
 
+
+def _mark_explicit(breaks: _Breaks) -> bool:
+    """Mark the hard breaks; whether there was any."""
     marked = False
-    for el in hard_breaks:
+    for el in breaks.hard:
         if _outside_text_boxes(el):
             el.addnext(_sentinel_text(el))  # keep the w:br: docx2python turns it into a line end
             marked = True
-    for para in section_ends:
+    for para in breaks.section_ends:
         if local_name(para) == "p" and _outside_text_boxes(para):
             para.append(_sentinel_run(para))
             marked = True
-    for para in break_before:
+    for para in breaks.break_before:
         if local_name(para) == "p" and _outside_text_boxes(para):
             ppr = child(para, "pPr")
             if ppr is not None:
@@ -91,7 +112,7 @@ def mark_page_breaks(root: Any) -> str | None:
             else:
                 para.insert(0, _sentinel_run(para, SOFT_PAGE_BREAK))
             marked = True
-    return "explicit" if marked else None
+    return marked
 
 
 # --------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 docx2python already keeps tracked insertions while dropping deletions (it reads w:t, never
 w:delText) and leaves comments out of the body. Tables are found through each paragraph's
 w:tc/w:tr ancestors in the lxml tree (`Par.elem`), since docx2python's own nesting is
-unreliable.
+unreliable; their rows become paragraphs in docx/tables.py.
 """
 
 from __future__ import annotations
@@ -11,14 +11,15 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from casetrack.domain import ParagraphKind
 from casetrack.parse.docx.numbering import Numbering, format_number
-from casetrack.parse.docx.pages import PAGE_BREAK, SOFT_PAGE_BREAK, PageAssembler
+from casetrack.parse.docx.pages import PAGE_BREAK, SOFT_PAGE_BREAK, PageAssembler, page_pieces
 from casetrack.parse.docx.styles import Styles
+from casetrack.parse.docx.tables import TableRows
 from casetrack.parse.docx.wordml import MC_FALLBACK, ancestors, attr, child_val, local_name, paragraph_num_pr
 from casetrack.parse.revoked import RevokedText
 from casetrack.parse.textcodec import nfc
@@ -79,6 +80,19 @@ def _note_formats(reader: DocxReader, body_root: Any) -> dict[str, str | None]:
             if found:
                 break
     return formats
+
+
+def _placement(elem: Any) -> tuple[bool, Any | None]:
+    """(whether the paragraph sits in an mc:Fallback, which repeats its mc:Choice; the w:tc that
+    holds it, if any)."""
+    cell = None
+    for a in ancestors(elem):
+        name = local_name(a)
+        if name == MC_FALLBACK:
+            return True, None
+        if name == "tc" and cell is None:
+            cell = a
+    return False, cell
 
 
 class DocxWalker:
@@ -161,92 +175,32 @@ class DocxWalker:
             i += 1
         return f"{text[:i]}{label} {text[i:]}"
 
-    @staticmethod
-    def _pieces(text: str) -> list[list[str]]:
-        return [piece.split("\n") for piece in text.split(PAGE_BREAK)]
-
     # -- body ---------------------------------------------------------------------------------
 
     def body(self, out: PageAssembler) -> None:
-        row: Any | None = None
-        cells: list[tuple[Any, list[tuple[str, ParagraphKind]]]] = []
-
-        def flush_row() -> None:
-            for pieces, kind in self._row(cells):
-                out.add(pieces, kind)
-            cells.clear()
-
+        table = TableRows(out)
         for par in self._flat(self.content.body_pars):
-            elem = par.elem
-            if elem is None:
+            if par.elem is None:
                 continue  # docx2python's placeholder for a merged cell
-            cell = None
-            skip = False
-            for a in ancestors(elem):
-                name = local_name(a)
-                if name == MC_FALLBACK:
-                    skip = True
-                    break
-                if name == "tc" and cell is None:
-                    cell = a
-            if skip:
+            fallback, cell = _placement(par.elem)
+            if fallback:
                 continue
             label, kind = self._label_and_kind(par)
             text = self._with_label(self._par_text(par), label)
             if cell is not None:
-                tr = cell.getparent()
-                if tr is not row:
-                    flush_row()
-                    row = tr
-                if cells and cells[-1][0] is cell:
-                    cells[-1][1].append((text, kind))
-                else:
-                    cells.append((cell, [(text, kind)]))
-                continue
-            flush_row()
-            row = None
-            if SOFT_PAGE_BREAK in text:
-                text = text.replace(SOFT_PAGE_BREAK, "" if out.at_page_top else PAGE_BREAK)
-            if self.title_paragraph is None and self.styles.is_title(par.style or "") and text.strip():
-                self.title_paragraph = " ".join(text.replace(PAGE_BREAK, " ").split())
-            out.add(self._pieces(text), kind)
-        flush_row()
+                table.add(cell, text, kind)
+            else:
+                table.end_row()
+                self._body_paragraph(out, par, text, kind)
+        table.end_row()
 
-    def _row(
-        self, cells: Sequence[tuple[Any, Sequence[tuple[str, ParagraphKind]]]]
-    ) -> list[tuple[list[list[str]], ParagraphKind]]:
-        """Paragraphs for one table row.
-
-        A row of several cells is one TABLE paragraph, cells joined by " | " on one line. A
-        single-cell row is a layout box (a framed clause, a signature block), so its
-        paragraphs stay paragraphs of their own kind.
-
-        A row that breaks across pages has a break mark in every cell, so the row moves as a
-        whole: before the row when each cell starts on the new page, else after it.
-        """
-        texts = [[t.replace(SOFT_PAGE_BREAK, "") for t, _ in paragraphs] for _, paragraphs in cells]
-        if len(cells) == 1:
-            kinds = [kind for _, kind in cells[0][1]]
-            return [(self._pieces(text), kind) for text, kind in zip(texts[0], kinds, strict=True)]
-        cell_texts: list[str] = []
-        breaks = 0
-        leading = True
-        for paragraphs in texts:
-            joined = "".join(paragraphs)
-            count = joined.count(PAGE_BREAK)
-            if count:
-                breaks = max(breaks, count)
-                leading = leading and joined.lstrip().startswith(PAGE_BREAK)
-            cleaned = " ".join(" ".join(paragraphs).replace(PAGE_BREAK, " ").split())
-            if cleaned:
-                cell_texts.append(cleaned)
-        if not cell_texts and not breaks:
-            return []
-        line = [" | ".join(cell_texts)]
-        if not breaks:
-            return [([line], ParagraphKind.TABLE)]
-        empty: list[list[str]] = [[] for _ in range(breaks)]
-        return [([*empty, line] if leading else [line, *empty], ParagraphKind.TABLE)]
+    def _body_paragraph(self, out: PageAssembler, par: Par, text: str, kind: ParagraphKind) -> None:
+        """A paragraph outside any table; a "page break before" starts a page unless one just began."""
+        if SOFT_PAGE_BREAK in text:
+            text = text.replace(SOFT_PAGE_BREAK, "" if out.at_page_top else PAGE_BREAK)
+        if self.title_paragraph is None and self.styles.is_title(par.style or "") and text.strip():
+            self.title_paragraph = " ".join(text.replace(PAGE_BREAK, " ").split())
+        out.add(page_pieces(text), kind)
 
     @staticmethod
     def _flat(tables: Any) -> Iterable[Par]:

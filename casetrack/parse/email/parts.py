@@ -129,41 +129,49 @@ class _Walk:
         self.damaged: str | None = None
 
     def part(self, part: Message, attachments_only: bool = False) -> None:
+        """Sort a part, and the parts inside it, into the body, the attachments and what is passed
+        over; `attachments_only`: an alternative not read, whose attachments still count."""
         ctype = part.get_content_type()
         if ctype == "message/rfc822" and part.is_multipart():
             self._file(part, ctype)
-            return
-        if part.is_multipart():
-            children = list(part.get_payload())
-            if ctype == "multipart/alternative" and children and not attachments_only:
-                chosen = _choose(children)
-                for child in children:
-                    self.part(child, attachments_only=child is not chosen)
-                return
+        elif part.is_multipart():
+            self._children(part, ctype, attachments_only)
+        else:
+            self._leaf(part, ctype, attachments_only)
+
+    def _children(self, part: Message, ctype: str, attachments_only: bool) -> None:
+        children = list(part.get_payload())
+        if ctype == "multipart/alternative" and children and not attachments_only:
+            chosen = _choose(children)
             for child in children:
-                self.part(child, attachments_only)
+                self.part(child, attachments_only=child is not chosen)
             return
+        for child in children:
+            self.part(child, attachments_only)
+
+    def _leaf(self, part: Message, ctype: str, attachments_only: bool) -> None:
+        """A part that holds no parts: body text, an attachment, or passed over."""
         disposition = part.get_content_disposition()
         named = bool(part.get_filename())
         if part.get_content_maintype() == "multipart":  # declared multipart, unreadable as one
             self.damaged = (
                 "its MIME structure is damaged (a multipart part without a boundary): its raw text was read"
             )
-            if not attachments_only:
-                self.body.append(BodyPart(part, html=False))
-            return
-        if ctype in ("text/plain", "text/html") and disposition != "attachment" and not named:
-            if not attachments_only:
-                self.body.append(BodyPart(part, html=ctype == "text/html"))
-            return
-        if ctype in _SIGNATURES:
-            return
-        if part.get_content_maintype() == "image" and disposition != "attachment" and part.get("content-id"):
-            self.inline_images += 1
-            return
-        if attachments_only and disposition != "attachment":
-            return
-        self._file(part, ctype)
+            self._body(BodyPart(part, html=False), attachments_only)
+        elif ctype in ("text/plain", "text/html") and disposition != "attachment" and not named:
+            self._body(BodyPart(part, html=ctype == "text/html"), attachments_only)
+        elif ctype in _SIGNATURES:
+            pass  # a signed message's signature file: no document of its own
+        elif (
+            part.get_content_maintype() == "image" and disposition != "attachment" and part.get("content-id")
+        ):
+            self.inline_images += 1  # shown inside the HTML body (a signature logo)
+        elif disposition == "attachment" or not attachments_only:
+            self._file(part, ctype)
+
+    def _body(self, body: BodyPart, attachments_only: bool) -> None:
+        if not attachments_only:
+            self.body.append(body)
 
     def _file(self, part: Message, ctype: str) -> None:
         name = part.get_filename()

@@ -277,7 +277,12 @@ class RtfReader(RtfTokenWalker):
         return True
 
     def property_word(self, word: str, value: int | None) -> bool:
-        """Character and paragraph properties (group-scoped state)."""
+        """Character and paragraph properties (group-scoped state): True when the word is one."""
+        return self.character_word(word, value) or self.paragraph_word(word, value)
+
+    def character_word(self, word: str, value: int | None) -> bool:
+        """Character properties: how many fallback characters follow a Unicode one (uc), the font
+        (its code page), hidden and deleted text."""
         state = self.state
         if word == "uc":
             state.uc = max(value or 0, 0)
@@ -290,7 +295,14 @@ class RtfReader(RtfTokenWalker):
         elif word == "plain":
             state.hidden = state.deleted = False
             state.font = None
-        elif word == "pard":
+        else:
+            return False
+        return True
+
+    def paragraph_word(self, word: str, value: int | None) -> bool:
+        """Paragraph properties: the style and outline level (headings), tables and lists."""
+        state = self.state
+        if word == "pard":
             state.style = 0
             state.outline_level = None
             state.in_table = False
