@@ -27,7 +27,8 @@ sys.path.insert(0, str(REPO))
 
 from casetrack.app import CaseTrack  # noqa: E402
 from casetrack.config import resolve_settings  # noqa: E402
-from casetrack.parse.pdf import parse_pdf  # noqa: E402
+from casetrack.parse.options import ParseOptions  # noqa: E402
+from casetrack.parse.pdf.parser import parse_pdf  # noqa: E402
 
 SHARED = REPO.parent / "shared"
 BENCH = SHARED / "data/legal_span_bench"
@@ -113,7 +114,7 @@ def main() -> None:
             a = chunk["char_start"] + offsets[at]
             b = chunk["char_start"] + offsets[at + len(target) - 1]
             if entry.doc_id not in layouts:
-                layouts[entry.doc_id] = parse_pdf(Path(entry.source_path or ""))
+                layouts[entry.doc_id] = parse_pdf(Path(entry.source_path or ""), ParseOptions())
             page = layouts[entry.doc_id].pages[chunk["page_index"]]
             la, lb = page.line_at(a), page.line_at(b)
             if la and lb and chunk["line_start"] <= la.number and lb.number <= chunk["line_end"]:

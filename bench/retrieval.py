@@ -55,7 +55,7 @@ from bench.metrics import (  # noqa: E402
 from bench.retrieval_data import DATASETS, LOADERS, Dataset, PageToFile, Query, unique  # noqa: E402
 from casetrack.app import CaseTrack  # noqa: E402
 from casetrack.config import resolve_settings  # noqa: E402
-from casetrack.domain import FileType, SearchResponse  # noqa: E402
+from casetrack.domain import SearchResponse  # noqa: E402
 
 # (docs, queries) per dataset. Defaults: a first build of all five is ~20-25 min of ingest on 2 cores.
 DEFAULTS = {
@@ -213,10 +213,11 @@ class Scorer:
 
     def _map(self, name: str) -> tuple[str, PageToFile] | None:
         if name not in self.maps:
-            from casetrack.parse.text import parse_text
+            from casetrack.parse.options import ParseOptions
+            from casetrack.parse.text.parser import parse_text
 
             path = self.staging / name
-            page = parse_text(path, FileType.TEXT).pages[0].text
+            page = parse_text(path, ParseOptions()).pages[0].text
             try:  # decode as the gold was made: UTF-8, no newline translation
                 self.maps[name] = (page, PageToFile(path.read_bytes().decode("utf-8"), page))
             except ValueError:

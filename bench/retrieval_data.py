@@ -296,7 +296,7 @@ def _pick(queries: list[Query], n: int) -> list[Query]:
 class PageToFile:
     """Maps half-open ranges of CaseTrack's page text back to the file text the gold spans index.
 
-    The TXT parser (casetrack/parse/text.py + pagebuilder.py) keeps every non-whitespace
+    The TXT parser (casetrack/parse/text/ + pagebuilder.py) keeps every non-whitespace
     character in order and only rewrites whitespace: runs inside a line become one space, lines
     are stripped, blank lines dropped, lines joined by "\\n" and paragraphs by "\\n\\n" (plus NFC,
     a no-op on this corpus). So the k-th non-whitespace character of the page is the k-th of the

@@ -276,15 +276,18 @@ def _digest(path: Path) -> Any:
 
 
 def unchanged() -> None:
-    import casetrack.parse.pdf_layout as layout
-    import casetrack.parse.transcript as transcript
+    import casetrack.parse.formats as formats
+    import casetrack.parse.pdf.layout as layout
+    import casetrack.parse.text.parser as text
 
     sample = _sample()
-    on_reader, on_split = transcript.with_transcripts, layout.condensed_blocks
-    transcript.with_transcripts = lambda doc, raw=None: doc  # type: ignore[assignment]
+    # The two places that read transcripts: the paged formats' post-processing and the .txt parser.
+    on_reader, on_split = formats.with_transcripts, layout.condensed_blocks
+    formats.with_transcripts = text.with_transcripts = lambda doc, raw=None: doc  # type: ignore[assignment]
     layout.condensed_blocks = lambda words: None  # type: ignore[assignment]
     before = {p: _digest(p) for p in sample}
-    transcript.with_transcripts, layout.condensed_blocks = on_reader, on_split
+    formats.with_transcripts = text.with_transcripts = on_reader
+    layout.condensed_blocks = on_split
     after = {p: _digest(p) for p in sample}
     parsed = [p for p in sample if not isinstance(before[p], str)]
     pages = sum(len(before[p][1]) for p in parsed)

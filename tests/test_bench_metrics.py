@@ -35,8 +35,8 @@ from bench.metrics import (
     top_k_overlap,
 )
 from bench.retrieval_data import PageToFile, dedupe, stable_order
-from casetrack.domain import FileType
-from casetrack.parse.text import parse_text
+from casetrack.parse.options import ParseOptions
+from casetrack.parse.text.parser import parse_text
 
 
 def test_ndcg_graded_gains_hand_computed() -> None:
@@ -110,7 +110,7 @@ FILE_TEXT = (
 def test_page_to_file_with_the_real_txt_parser(tmp_path: Path) -> None:
     path = tmp_path / "doc.txt"
     path.write_bytes(FILE_TEXT.encode("utf-8"))
-    page = parse_text(path, FileType.TEXT).pages[0].text
+    page = parse_text(path, ParseOptions()).pages[0].text
     assert page != FILE_TEXT  # the parser does rewrite whitespace
     mapping = PageToFile(FILE_TEXT, page)
 

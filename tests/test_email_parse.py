@@ -11,10 +11,11 @@ import pytest
 from casetrack.domain import FileType
 from casetrack.errors import CorruptFileError, UnsupportedFileError
 from casetrack.parse import parse_file
-from casetrack.parse.detect import SUPPORTED_EXTENSIONS, detect_file_type, mail_type
-from casetrack.parse.email import load_message, read_email
-from casetrack.parse.email_mbox import mbox_messages
-from casetrack.parse.email_parts import safe_filename, split_parts
+from casetrack.parse.detect import SUPPORTED_EXTENSIONS, detect_file_type
+from casetrack.parse.email.mbox import mbox_messages
+from casetrack.parse.email.parser import load_message, read_email
+from casetrack.parse.email.parts import safe_filename, split_parts
+from casetrack.parse.email.sniff import mail_type
 from casetrack.search.legal_filters import field_matches, legal_filters, matches
 from tests.test_parse_detect import ole_file
 

@@ -11,8 +11,8 @@ import pytest
 
 from casetrack.domain import FileType, ParagraphKind, ParsedDocument
 from casetrack.errors import CorruptFileError, EmptyFileError, EncryptedFileError, ParseError
-from casetrack.parse.docx import parse_docx
-from casetrack.parse.docx_numbering import format_number
+from casetrack.parse.docx.numbering import format_number
+from casetrack.parse.docx.parser import parse_docx
 from casetrack.parse.options import ParseOptions
 from tests.conftest import DATA, require
 from tests.layout_contract import assert_page_consistent
@@ -64,7 +64,7 @@ def test_corpus_present() -> None:
 @pytest.mark.parametrize("path", ALL_DOCX, ids=lambda p: str(p.relative_to(CORPUS)))
 def test_every_docx_parses_or_raises_a_parse_error(path: Path) -> None:
     try:
-        doc = parse_docx(path)
+        doc = parse_docx(path, ParseOptions())
     except ParseError as e:
         # The corpus's only failures are documents whose body has no text at all.
         assert isinstance(e, EmptyFileError), e
@@ -93,7 +93,7 @@ def test_corpus_summary() -> None:
     parsed, empty = 0, 0
     for path in ALL_DOCX:
         try:
-            parse_docx(path)
+            parse_docx(path, ParseOptions())
             parsed += 1
         except EmptyFileError:
             empty += 1
@@ -113,7 +113,7 @@ def test_features_file_lists_the_notes_we_test() -> None:
 
 
 def test_footnotes() -> None:
-    doc = parse_docx(require(CORPUS / "mammoth_tests" / "footnotes.docx"))
+    doc = parse_docx(require(CORPUS / "mammoth_tests" / "footnotes.docx"), ParseOptions())
     assert texts(doc) == ["Ouch[1].[2]", "[1] A tachyon walks into a bar.", "[2] Fin."]
     assert [p.kind for p in doc.pages[0].paragraphs] == [
         ParagraphKind.BODY,
@@ -125,12 +125,12 @@ def test_footnotes() -> None:
 def test_endnotes_use_words_default_roman_numbers() -> None:
     # This file's endnotes part never declares the r: prefix, which crashes docx2python's
     # run merging unless we declare it.
-    doc = parse_docx(require(CORPUS / "mammoth_tests" / "endnotes.docx"))
+    doc = parse_docx(require(CORPUS / "mammoth_tests" / "endnotes.docx"), ParseOptions())
     assert texts(doc) == ["Ouch[i].[ii]", "[i] A tachyon walks into a bar.", "[ii] Fin."]
 
 
 def test_footnotes_endnotes_headings_lists_and_tables_together() -> None:
-    doc = parse_docx(require(CORPUS / "docx2python_tests" / "example.docx"))
+    doc = parse_docx(require(CORPUS / "docx2python_tests" / "example.docx"), ParseOptions())
     assert_document_consistent(doc)
     assert texts(doc, ParagraphKind.HEADING) == ["Heading 1", "Heading 2"]
     assert texts(doc, ParagraphKind.FOOTNOTE) == [
@@ -157,7 +157,7 @@ def test_footnotes_endnotes_headings_lists_and_tables_together() -> None:
 
 
 def test_tables_one_paragraph_per_row() -> None:
-    doc = parse_docx(require(CORPUS / "mammoth_tests" / "tables.docx"))
+    doc = parse_docx(require(CORPUS / "mammoth_tests" / "tables.docx"), ParseOptions())
     assert [(p.kind, doc.pages[0].text[p.start : p.end]) for p in doc.pages[0].paragraphs] == [
         (ParagraphKind.BODY, "Above"),
         (ParagraphKind.TABLE, "Top left | Top right"),
@@ -167,15 +167,15 @@ def test_tables_one_paragraph_per_row() -> None:
 
 
 def test_headings() -> None:
-    doc = parse_docx(require(CORPUS / "python-docx_tests" / "par-known-styles.docx"))
+    doc = parse_docx(require(CORPUS / "python-docx_tests" / "par-known-styles.docx"), ParseOptions())
     assert texts(doc, ParagraphKind.HEADING)
-    doc = parse_docx(require(CORPUS / "docxreview_fixtures" / "test_page_breaks.docx"))
+    doc = parse_docx(require(CORPUS / "docxreview_fixtures" / "test_page_breaks.docx"), ParseOptions())
     assert texts(doc, ParagraphKind.HEADING) == ["Introduction", "Methods"]
 
 
 def test_numbered_headings_from_styles() -> None:
     # styled-numbering.md: numbering comes from the Heading styles, not the paragraphs.
-    doc = parse_docx(require(CORPUS / "docxfix_word_corpus" / "styled-numbering.docx"))
+    doc = parse_docx(require(CORPUS / "docxfix_word_corpus" / "styled-numbering.docx"), ParseOptions())
     headings = texts(doc, ParagraphKind.HEADING)
     assert [h.split(" ", 1)[0] for h in headings] == ["1", "1.1", "(a)", "(i)"]
     assert headings[0] == "1 One" and headings[1] == "1.1 Two"
@@ -183,14 +183,14 @@ def test_numbered_headings_from_styles() -> None:
 
 def test_legal_list_numbers_as_word_shows_them() -> None:
     # legal-list.md: "paragraphs numbered 1., 1.1., 2., 2.1, and 2.1.1"
-    doc = parse_docx(require(CORPUS / "docxfix_word_corpus" / "legal-list.docx"))
+    doc = parse_docx(require(CORPUS / "docxfix_word_corpus" / "legal-list.docx"), ParseOptions())
     items = texts(doc, ParagraphKind.LIST_ITEM)
     assert [i.split(" ", 1)[0] for i in items] == ["1.", "1.1.", "2.", "2.1.", "2.1.1."]
 
 
 def test_list_start_values_and_formats() -> None:
     # Each item says what Word displays for it: "II. expect II", "(viii) expect viii", ...
-    doc = parse_docx(require(CORPUS / "docx2python_tests" / "example_numbering.docx"))
+    doc = parse_docx(require(CORPUS / "docx2python_tests" / "example_numbering.docx"), ParseOptions())
     items = texts(doc, ParagraphKind.LIST_ITEM)
     assert len(items) == 10
     for item in items:
@@ -200,13 +200,13 @@ def test_list_start_values_and_formats() -> None:
 
 def test_tracked_insertion_kept() -> None:
     # single-insertion.md: "single insertion " inserted between "Lorem ipsum dolor " and "sit amet"
-    doc = parse_docx(require(CORPUS / "docxfix_word_corpus" / "single-insertion.docx"))
+    doc = parse_docx(require(CORPUS / "docxfix_word_corpus" / "single-insertion.docx"), ParseOptions())
     assert texts(doc)[0].startswith("Lorem ipsum dolor single insertion sit amet")
 
 
 def test_tracked_deletion_dropped() -> None:
     # single-deletion.md: " dolor sit amet" deleted
-    doc = parse_docx(require(CORPUS / "docxfix_word_corpus" / "single-deletion.docx"))
+    doc = parse_docx(require(CORPUS / "docxfix_word_corpus" / "single-deletion.docx"), ParseOptions())
     text = texts(doc)[0]
     assert text.startswith("Lorem ipsum, consectetuer")
     assert "dolor sit amet" not in text
@@ -214,9 +214,9 @@ def test_tracked_deletion_dropped() -> None:
 
 def test_tracked_move() -> None:
     # mixed-insert-delete.md: "dolor sit amet " moved before "ipsum"
-    doc = parse_docx(require(CORPUS / "docxfix_word_corpus" / "mixed-insert-delete.docx"))
+    doc = parse_docx(require(CORPUS / "docxfix_word_corpus" / "mixed-insert-delete.docx"), ParseOptions())
     assert texts(doc)[0].startswith("Lorem dolor sit amet ipsum, consectetuer")
-    doc = parse_docx(require(CORPUS / "docxreview_fixtures" / "test_moved_text.docx"))
+    doc = parse_docx(require(CORPUS / "docxreview_fixtures" / "test_moved_text.docx"), ParseOptions())
     assert texts(doc) == [
         "The sample size was 200 patients.",
         "Results were statistically significant.",
@@ -233,30 +233,32 @@ def test_tracked_move() -> None:
     ],
 )
 def test_comments_are_not_body_text(name: str, comment_texts: list[str]) -> None:
-    body = full_text(parse_docx(require(CORPUS / name)))
+    body = full_text(parse_docx(require(CORPUS / name), ParseOptions()))
     for comment in comment_texts:
         assert comment not in body
 
 
 def test_headers_and_footers_skipped() -> None:
-    body = full_text(parse_docx(require(CORPUS / "python-docx_tests" / "hdr-header-footer.docx")))
+    body = full_text(
+        parse_docx(require(CORPUS / "python-docx_tests" / "hdr-header-footer.docx"), ParseOptions())
+    )
     assert "Header for section" not in body and "Footer for section" not in body
 
 
 def test_text_box_not_duplicated() -> None:
     # Word writes a text box twice (mc:Choice and a VML mc:Fallback).
-    doc = parse_docx(require(CORPUS / "mammoth_tests" / "text-box.docx"))
+    doc = parse_docx(require(CORPUS / "mammoth_tests" / "text-box.docx"), ParseOptions())
     assert full_text(doc).count("Datum plane") == 1
 
 
 def test_soft_line_breaks_are_lines() -> None:
-    doc = parse_docx(require(CORPUS / "docx2python_tests" / "soft_line_breaks.docx"))
+    doc = parse_docx(require(CORPUS / "docx2python_tests" / "soft_line_breaks.docx"), ParseOptions())
     page = doc.pages[0]
     assert any(len([ln for ln in page.lines if p.start <= ln.start < p.end]) > 1 for p in page.paragraphs)
 
 
 def test_unpaged_document_is_one_page_without_number() -> None:
-    doc = parse_docx(require(CORPUS / "mammoth_tests" / "single-paragraph.docx"))
+    doc = parse_docx(require(CORPUS / "mammoth_tests" / "single-paragraph.docx"), ParseOptions())
     assert [p.number for p in doc.pages] == [None] and doc.page_count == 0
 
 
@@ -266,7 +268,7 @@ def test_unpaged_document_is_one_page_without_number() -> None:
 
 
 def test_rendered_page_breaks_make_pages() -> None:
-    doc = parse_docx(require(CORPUS / "docxreview_fixtures" / "test_page_breaks.docx"))
+    doc = parse_docx(require(CORPUS / "docxreview_fixtures" / "test_page_breaks.docx"), ParseOptions())
     assert_document_consistent(doc)
     pages = [[page.text[p.start : p.end] for p in page.paragraphs] for page in doc.pages]
     assert [page.number for page in doc.pages] == [1, 2, 3]
@@ -281,7 +283,7 @@ def test_rendered_page_breaks_make_pages() -> None:
 
 def test_page_break_inside_a_paragraph_splits_it_at_the_right_place() -> None:
     # The file marks each rendered break with ">>" before and "<<" after it.
-    doc = parse_docx(require(CORPUS / "python-docx_tests" / "par-rendered-page-breaks.docx"))
+    doc = parse_docx(require(CORPUS / "python-docx_tests" / "par-rendered-page-breaks.docx"), ParseOptions())
     assert_document_consistent(doc)
     assert doc.page_count == 6
     for page in doc.pages[1:]:
@@ -337,7 +339,7 @@ def test_explicit_breaks_only_give_pages_with_a_warning(tmp_path: Path) -> None:
         + '<w:p><w:pPr><w:sectPr><w:type w:val="continuous"/></w:sectPr></w:pPr><w:r><w:t>Seis</w:t></w:r></w:p>'
         + p("Sete")
     )
-    doc = parse_docx(make_docx(tmp_path / "explicit.docx", body))
+    doc = parse_docx(make_docx(tmp_path / "explicit.docx", body), ParseOptions())
     assert_document_consistent(doc)
     pages = [[(pa.number, page.text[pa.start : pa.end]) for pa in page.paragraphs] for page in doc.pages]
     assert pages == [
@@ -354,7 +356,7 @@ def test_rendered_breaks_win_over_explicit_ones(tmp_path: Path) -> None:
         + "<w:p><w:r><w:lastRenderedPageBreak/><w:t>Dois</w:t></w:r></w:p>"
         + p("Tres")
     )
-    doc = parse_docx(make_docx(tmp_path / "rendered.docx", body))
+    doc = parse_docx(make_docx(tmp_path / "rendered.docx", body), ParseOptions())
     assert [[page.text] for page in doc.pages] == [["Um"], ["Dois\n\nTres"]]
     assert doc.warnings == ()
 
@@ -370,14 +372,14 @@ def test_table_row_across_pages_moves_as_a_whole(tmp_path: Path) -> None:
         + f"<w:tr>{cell('a2', True)}{cell('b2', True)}</w:tr>"
         + "</w:tbl>"
     )
-    doc = parse_docx(make_docx(tmp_path / "table.docx", p("Antes") + table + p("Depois")))
+    doc = parse_docx(make_docx(tmp_path / "table.docx", p("Antes") + table + p("Depois")), ParseOptions())
     assert_document_consistent(doc)
     assert [page.text for page in doc.pages] == ["Antes\n\na1 | b1", "a2 | b2\n\nDepois"]
 
 
 def test_single_cell_rows_keep_their_paragraphs(tmp_path: Path) -> None:
     table = f"<w:tbl><w:tr><w:tc>{p('Cláusula 1')}{p('Cláusula 2')}</w:tc></w:tr></w:tbl>"
-    doc = parse_docx(make_docx(tmp_path / "box.docx", table))
+    doc = parse_docx(make_docx(tmp_path / "box.docx", table), ParseOptions())
     assert texts(doc) == ["Cláusula 1", "Cláusula 2"]
 
 
@@ -388,7 +390,7 @@ def test_single_cell_rows_keep_their_paragraphs(tmp_path: Path) -> None:
 
 def test_empty_docx() -> None:
     with pytest.raises(EmptyFileError, match="has no text"):
-        parse_docx(require(CORPUS / "mammoth_tests" / "empty.docx"))
+        parse_docx(require(CORPUS / "mammoth_tests" / "empty.docx"), ParseOptions())
 
 
 def test_zip_without_a_document(tmp_path: Path) -> None:
@@ -396,7 +398,7 @@ def test_zip_without_a_document(tmp_path: Path) -> None:
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr("hello.txt", "hi")
     with pytest.raises(CorruptFileError):
-        parse_docx(path)
+        parse_docx(path, ParseOptions())
 
 
 def test_broken_xml(tmp_path: Path) -> None:
@@ -409,18 +411,18 @@ def test_broken_xml(tmp_path: Path) -> None:
                 data = data[: len(data) // 2]
             zout.writestr(info, data)
     with pytest.raises(CorruptFileError):
-        parse_docx(path)
+        parse_docx(path, ParseOptions())
 
 
 def test_junk_and_truncated_files(tmp_path: Path) -> None:
     junk = tmp_path / "junk.docx"
     junk.write_bytes(random.Random(1).randbytes(4000))
     with pytest.raises(ParseError):
-        parse_docx(junk)
+        parse_docx(junk, ParseOptions())
     truncated = tmp_path / "truncated.docx"
     truncated.write_bytes(require(CORPUS / "docx2python_tests" / "example.docx").read_bytes()[:5000])
     with pytest.raises(CorruptFileError):
-        parse_docx(truncated)
+        parse_docx(truncated, ParseOptions())
 
 
 def test_encrypted_docx_says_so(tmp_path: Path) -> None:
@@ -429,7 +431,7 @@ def test_encrypted_docx_says_so(tmp_path: Path) -> None:
     path = tmp_path / "secret.docx"
     path.write_bytes(ole_file(["EncryptedInfo", "EncryptedPackage"]))
     with pytest.raises(EncryptedFileError):
-        parse_docx(path)
+        parse_docx(path, ParseOptions())
 
 
 def test_format_number() -> None:
@@ -446,7 +448,7 @@ def test_format_number() -> None:
 
 def test_struck_run_left_out_and_counted() -> None:
     path = require(CORPUS / "mammoth_tests" / "strikethrough.docx")  # <w:strike/> on a run
-    doc = parse_docx(path)
+    doc = parse_docx(path, ParseOptions())
     assert texts(doc) == ["Sold out"]
     assert doc.warnings == (
         "1 revoked (struck-through) passage left out of the index; to index it marked [revoked: ...], "
@@ -460,7 +462,7 @@ def test_struck_run_left_out_and_counted() -> None:
 
 def test_double_strike_too() -> None:
     path = require(CORPUS / "docx2python_tests" / "run_styles.docx")  # w:strike and w:dstrike
-    paragraphs = texts(parse_docx(path))
+    paragraphs = texts(parse_docx(path, ParseOptions()))
     assert "Underline" in paragraphs and "Superscript" in paragraphs
     assert "Strikethrough" not in paragraphs and "Double Strikethough" not in paragraphs
     kept = texts(parse_docx(path, ParseOptions(keep_revoked=True)))
@@ -489,7 +491,7 @@ def test_statute_in_portuguese(tmp_path: Path) -> None:
         f"<w:p>{r('O contrato ')}{r('não ', STRIKE)}{r('será', STRIKE)}{r(' rescindido.')}</w:p>"
     )
     path = make_docx(tmp_path / "lei.docx", body)
-    doc = parse_docx(path)
+    doc = parse_docx(path, ParseOptions())
     assert_document_consistent(doc)
     assert texts(doc) == [
         "Art. 5º Texto em vigor. (Redação dada pela Lei nº 9.515, de 1997)",
@@ -521,7 +523,7 @@ def test_strike_from_styles_and_direct_override(tmp_path: Path) -> None:
         f"<w:p>{riscado}{r('all struck')}</w:p>"
         f"<w:p>{riscado}{r('shown', not_struck)}</w:p>"
     )
-    doc = parse_docx(make_docx_with_styles(tmp_path / "styles.docx", body, styles))
+    doc = parse_docx(make_docx_with_styles(tmp_path / "styles.docx", body, styles), ParseOptions())
     assert texts(doc) == ["Keep end", "shown"]
     assert doc.warnings[0].startswith("2 revoked")
 

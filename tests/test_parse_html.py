@@ -11,7 +11,8 @@ from casetrack.domain import FileType, ParagraphKind, ParsedDocument
 from casetrack.errors import CorruptFileError, EmptyFileError
 from casetrack.parse import parse_file
 from casetrack.parse.detect import detect_file_type
-from casetrack.parse.html import declared_encoding, decode_html, parse_html
+from casetrack.parse.html.charset import declared_encoding, decode_html
+from casetrack.parse.html.parser import parse_html
 from casetrack.parse.options import ParseOptions
 from tests.layout_contract import assert_page_consistent
 
@@ -274,5 +275,5 @@ def test_page_without_text(tmp_path: Path) -> None:
         tmp_path, "<html><head><title>App</title><script>render()</script></head><body></body></html>"
     )
     with pytest.raises(EmptyFileError, match="JavaScript") as e:
-        parse_html(path)
+        parse_html(path, ParseOptions())
     assert e.value.hint

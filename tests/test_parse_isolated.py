@@ -13,6 +13,7 @@ import pytest
 from casetrack.errors import CorruptFileError, EncryptedFileError
 from casetrack.parse import parse_file
 from casetrack.parse.isolated import IsolatedParser, parse_timeout
+from casetrack.parse.options import ParseOptions
 from tests.conftest import DATA, require
 
 PDF = (
@@ -65,6 +66,15 @@ def test_a_parser_that_dies_is_one_error(parser: IsolatedParser) -> None:
     with pytest.raises(CorruptFileError, match="parser stopped"):
         parser.parse(big, on_page=kill_child)
     assert parser.parse(PDF).page_count == 2
+
+
+def test_the_progress_callback_in_the_options_stays_here_and_hears_each_page(parser: IsolatedParser) -> None:
+    heard: list[tuple[int, int]] = []
+    options = ParseOptions(
+        on_page=lambda done, total: heard.append((done, total))
+    )  # a closure: not picklable
+    assert parser.parse(require(PDF), options=options).page_count == 2
+    assert heard == [(1, 2), (2, 2)]
 
 
 def test_timeouts_scale_with_size(tmp_path: Path) -> None:

@@ -18,11 +18,11 @@ from casetrack.errors import (
     ParseError,
     ScanNotReadError,
 )
-from casetrack.parse import pdf as pdf_module
 from casetrack.parse.options import ParseOptions
-from casetrack.parse.pdf import parse_pdf, pdf_page_count
-from casetrack.parse.pdf_chars import Word, clean_text
-from casetrack.parse.pdf_columns import reading_blocks
+from casetrack.parse.pdf import parser as pdf_module
+from casetrack.parse.pdf.chars import Word, clean_text
+from casetrack.parse.pdf.columns import reading_blocks
+from casetrack.parse.pdf.parser import parse_pdf, pdf_page_count
 from tests.conftest import DATA, require
 from tests.layout_contract import assert_page_consistent
 
@@ -51,7 +51,7 @@ def alnum(text: str) -> str:
 
 @pytest.fixture(scope="module")
 def linkplus() -> ParsedDocument:
-    return parse_pdf(require(BENCH / LINKPLUS))
+    return parse_pdf(require(BENCH / LINKPLUS), ParseOptions())
 
 
 def test_cuad_pdf_pages_match_manifest(linkplus: ParsedDocument) -> None:
@@ -100,7 +100,7 @@ def test_cuad_paragraphs_and_headings(linkplus: ParsedDocument) -> None:
 
 
 def test_federal_register_columns_are_not_interleaved() -> None:
-    doc = parse_pdf(require(PLUMBER / "federal-register-2020-17221.pdf"))
+    doc = parse_pdf(require(PLUMBER / "federal-register-2020-17221.pdf"), ParseOptions())
     assert len(doc.pages) == 15
     for page in doc.pages:
         assert_page_consistent(page)
@@ -121,7 +121,9 @@ def test_federal_register_columns_are_not_interleaved() -> None:
 
 
 def test_latex_two_columns_under_a_full_width_title() -> None:
-    doc = parse_pdf(require(ROBUST / "py-pdf_sample-files/026-latex-multicolumn/multicolumn.pdf"))
+    doc = parse_pdf(
+        require(ROBUST / "py-pdf_sample-files/026-latex-multicolumn/multicolumn.pdf"), ParseOptions()
+    )
     page = doc.pages[0]
     assert_page_consistent(page)
     text = flat(page.text)
@@ -138,7 +140,7 @@ def test_latex_two_columns_under_a_full_width_title() -> None:
 
 
 def test_scotus_transcript_keeps_its_numbered_lines() -> None:
-    doc = parse_pdf(require(PLUMBER / "scotus-transcript-p1.pdf"))
+    doc = parse_pdf(require(PLUMBER / "scotus-transcript-p1.pdf"), ParseOptions())
     page = doc.pages[0]
     assert_page_consistent(page)
     lines = [page.text[ln.start : ln.end] for ln in page.lines]
@@ -151,7 +153,7 @@ def test_scotus_transcript_keeps_its_numbered_lines() -> None:
 
 
 def test_rotated_page_reads_as_lines() -> None:
-    doc = parse_pdf(require(PLUMBER / "nics-background-checks-2015-11-rotated.pdf"))
+    doc = parse_pdf(require(PLUMBER / "nics-background-checks-2015-11-rotated.pdf"), ParseOptions())
     lines = doc.pages[0].text.split("\n")
     assert "NICS Firearm Background Checks" in lines
     assert any(line.startswith("Alabama 18,870 23,022") for line in lines)
@@ -159,14 +161,14 @@ def test_rotated_page_reads_as_lines() -> None:
 
 @pytest.mark.slow
 def test_scanned_pages_inside_a_text_pdf_are_flagged_without_ocr_and_read_with_it() -> None:
-    doc = parse_pdf(require(COURTS / "vector-pdf.pdf"), options=ParseOptions(ocr_languages=None))
+    doc = parse_pdf(require(COURTS / "vector-pdf.pdf"), ParseOptions(ocr_languages=None))
     assert doc.needs_ocr_pages == [29, 30]
     for page in doc.pages[28:]:
         assert page.needs_ocr and page.extraction_method is ExtractionMethod.NONE
         assert page.text == "" and not page.paragraphs
     assert any(w.startswith("p. 29:") and "OCR" in w for w in doc.warnings)
     assert "TARRANT REGIONAL WATER" in doc.pages[0].text
-    read = parse_pdf(require(COURTS / "vector-pdf.pdf"))
+    read = parse_pdf(require(COURTS / "vector-pdf.pdf"), ParseOptions())
     assert read.needs_ocr_pages == [] and read.pages[0].extraction_method is ExtractionMethod.NATIVE
     appendix = read.pages[29]  # a map with its legend, scanned
     assert (
@@ -184,40 +186,40 @@ def test_scanned_pages_inside_a_text_pdf_are_flagged_without_ocr_and_read_with_i
 def test_password_protected() -> None:
     path = require(PLUMBER / "password-example.pdf")
     with pytest.raises(EncryptedFileError) as err:
-        parse_pdf(path)
+        parse_pdf(path, ParseOptions())
     assert err.value.message == "password-example.pdf is password-protected."
     assert err.value.hint and "--password" in err.value.hint and "qpdf --decrypt" in err.value.hint
     with pytest.raises(EncryptedFileError, match="password given"):
-        parse_pdf(path, password="wrong")
-    doc = parse_pdf(path, password="test")
+        parse_pdf(path, ParseOptions(password="wrong"))
+    doc = parse_pdf(path, ParseOptions(password="test"))
     assert len(doc.pages) == 4
     assert "Backup4all" in doc.pages[0].text
 
 
 def test_owner_password_only_opens_without_password() -> None:
     for name in ("r2-owner-password.pdf", "r4-owner-password.pdf", "r6-owner-password.pdf"):
-        doc = parse_pdf(require(ROBUST / "pypdf_resources/encryption" / name))
+        doc = parse_pdf(require(ROBUST / "pypdf_resources/encryption" / name), ParseOptions())
         assert "pdf encryption test password" in flat(doc.pages[0].text)
 
 
 @pytest.mark.parametrize("path", [PLUMBER / "empty.pdf", COURTS / "empty.pdf"], ids=["plumber", "courts"])
 def test_zero_byte_file(path: Path) -> None:
     with pytest.raises(EmptyFileError, match="empty"):
-        parse_pdf(require(path))
+        parse_pdf(require(path), ParseOptions())
 
 
 @pytest.mark.slow
 def test_an_image_only_pdf_is_read_by_ocr_or_says_why_not() -> None:
     with pytest.raises(ScanNotReadError) as err:
-        parse_pdf(require(COURTS / "image-pdf.pdf"), options=ParseOptions(ocr_languages=None))
+        parse_pdf(require(COURTS / "image-pdf.pdf"), ParseOptions(ocr_languages=None))
     assert (
         "none of its 2 pages has a text layer" in err.value.message
         and "OCR is turned off" in err.value.message
     )
     with pytest.raises(ScanNotReadError) as err:
-        parse_pdf(require(COURTS / "image-pdf.pdf"), options=ParseOptions(ocr_languages="eng+xyz"))
+        parse_pdf(require(COURTS / "image-pdf.pdf"), ParseOptions(ocr_languages="eng+xyz"))
     assert err.value.hint and "tesseract-ocr-xyz" in err.value.hint
-    doc = parse_pdf(require(COURTS / "image-pdf.pdf"))
+    doc = parse_pdf(require(COURTS / "image-pdf.pdf"), ParseOptions())
     assert [p.extraction_method for p in doc.pages] == [ExtractionMethod.OCR] * 2
     assert "TARRANT REGIONAL WATER DIST. v. HERRMANN" in doc.pages[1].text
     assert all(p.ocr_confidence and p.ocr_confidence > 90 for p in doc.pages)
@@ -227,10 +229,8 @@ def test_a_garbage_text_layer_is_ocrd() -> None:
     # Every glyph is an unmapped (cid:N) code: the page goes to OCR (Arabic read as English:
     # a confidence that says not to trust it).
     with pytest.raises(NoTextError, match="scanned"):
-        parse_pdf(
-            require(ROBUST / "pdfjs_subset/complex_ttf_font.pdf"), options=ParseOptions(ocr_languages=None)
-        )
-    doc = parse_pdf(require(ROBUST / "pdfjs_subset/complex_ttf_font.pdf"))
+        parse_pdf(require(ROBUST / "pdfjs_subset/complex_ttf_font.pdf"), ParseOptions(ocr_languages=None))
+    doc = parse_pdf(require(ROBUST / "pdfjs_subset/complex_ttf_font.pdf"), ParseOptions())
     assert doc.pages[0].extraction_method is ExtractionMethod.OCR
     assert doc.pages[0].ocr_confidence is not None and doc.pages[0].ocr_confidence < 50
 
@@ -252,7 +252,7 @@ def test_malformed_pdfjs_files_parse_or_fail_cleanly(name: str) -> None:
     if not path.exists():
         pytest.skip(f"test data missing: {path}")
     try:
-        doc = parse_pdf(path)
+        doc = parse_pdf(path, ParseOptions())
     except (CorruptFileError, NoTextError) as e:
         assert e.hint and "\n" not in e.message
     else:
@@ -270,7 +270,7 @@ def test_a_failing_page_is_left_empty(monkeypatch: pytest.MonkeyPatch) -> None:
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pdf_module, "layout_page", flaky)
-    doc = parse_pdf(require(BENCH / LINKPLUS))
+    doc = parse_pdf(require(BENCH / LINKPLUS), ParseOptions())
     assert doc.pages[1].text == "" and doc.pages[1].extraction_method is ExtractionMethod.NONE
     assert doc.pages[2].text
     assert any(w.startswith("p. 2: could not be read (boom)") for w in doc.warnings)
@@ -338,7 +338,7 @@ def test_every_robustness_pdf_parses_or_raises_a_parse_error(max_bytes: int | No
     started = time.monotonic()
     for path in files:
         try:
-            doc = parse_pdf(path)
+            doc = parse_pdf(path, ParseOptions())
         except ParseError as e:
             assert e.message and "\n" not in e.message
             kind = type(e).__name__
@@ -354,10 +354,10 @@ def test_bytes_before_the_pdf_header_are_skipped(tmp_path: Path) -> None:
     """A real court filing starts with "%%EOF" before "%PDF-" (qpdf and Acrobat open it; pdfminer
     read its offsets from byte 0 and found no /Root)."""
     source = require(DATA / "legal_docs_us_courts" / "missouri.pdf")
-    doc = parse_pdf(source)
+    doc = parse_pdf(source, ParseOptions())
     assert len(doc.pages) == 5 and "St. Charles County" in doc.pages[0].text
     prefixed = tmp_path / "prefixed.pdf"
     clean = source.read_bytes()[source.read_bytes().find(b"%PDF-") :]
     prefixed.write_bytes(b"From: scanner@example.org\r\n\r\n" + clean)
-    assert [p.text for p in parse_pdf(prefixed).pages] == [p.text for p in doc.pages]
+    assert [p.text for p in parse_pdf(prefixed, ParseOptions()).pages] == [p.text for p in doc.pages]
     assert pdf_page_count(prefixed) == 5

@@ -8,7 +8,7 @@ import pdfplumber
 import pytest
 
 from casetrack.parse import parse_file
-from casetrack.parse.pdf_redaction import bad_redaction_boxes, bad_redaction_warning
+from casetrack.parse.pdf.redaction import bad_redaction_boxes, bad_redaction_warning
 from tests.conftest import DATA, require
 
 XRAY = DATA / "legal_docs_us_courts" / "x-ray"

@@ -8,8 +8,9 @@ import pytest
 
 from casetrack.domain import FileType, ParagraphKind, ParsedDocument
 from casetrack.errors import CorruptFileError, EmptyFileError
-from casetrack.parse.rtf import parse_rtf, rtf_to_paragraphs
-from casetrack.parse.text import parse_text
+from casetrack.parse.options import ParseOptions
+from casetrack.parse.rtf.parser import parse_rtf, rtf_to_paragraphs
+from casetrack.parse.text.parser import parse_markdown, parse_text
 from tests.conftest import DATA, require
 from tests.layout_contract import assert_page_consistent
 
@@ -29,7 +30,7 @@ def paragraph_texts(doc: ParsedDocument) -> list[tuple[ParagraphKind, str]]:
 def test_lener_line_numbers_are_the_files(name: str) -> None:
     path = require(LENER / name)
     file_lines = path.read_bytes().decode("utf-8").split("\n")
-    doc = parse_text(path, FileType.TEXT)
+    doc = parse_text(path, ParseOptions())
     assert doc.file_type is FileType.TEXT and len(doc.pages) == 1
     page = doc.pages[0]
     assert page.number is None
@@ -41,7 +42,7 @@ def test_lener_line_numbers_are_the_files(name: str) -> None:
 
 
 def test_lener_accents_intact() -> None:
-    page = parse_text(require(LENER / "AC1TJAC.txt"), FileType.TEXT).pages[0]
+    page = parse_text(require(LENER / "AC1TJAC.txt"), ParseOptions()).pages[0]
     assert "PODER JUDICIÁRIO DO ESTADO DO ACRE" in page.text
     assert "Segunda Câmara Cível" in page.text
     assert "Acórdão n. : 5.582" in page.text
@@ -51,14 +52,14 @@ def test_lener_accents_intact() -> None:
 
 def test_all_lener_texts_parse() -> None:
     for path in sorted(require(LENER).glob("*.txt")):
-        doc = parse_text(path, FileType.TEXT)
+        doc = parse_text(path, ParseOptions())
         assert_page_consistent(doc.pages[0], source_line_numbers=True)
 
 
 def test_blank_lines_still_count(tmp_path: Path) -> None:
     path = tmp_path / "a.txt"
     path.write_bytes(b"\n\nfirst\n\n\n  second  para\nstill second\n\nthird")
-    page = parse_text(path, FileType.TEXT).pages[0]
+    page = parse_text(path, ParseOptions()).pages[0]
     assert_page_consistent(page, source_line_numbers=True)
     assert [ln.number for ln in page.lines] == [3, 6, 7, 9]
     assert page.text == "first\n\nsecond para\nstill second\n\nthird"
@@ -69,7 +70,7 @@ def test_newline_styles(tmp_path: Path) -> None:
     for newline in (b"\r\n", b"\r", b"\n"):
         path = tmp_path / "n.txt"
         path.write_bytes(newline.join([b"one", b"", b"three", b"four"]) + newline)
-        page = parse_text(path, FileType.TEXT).pages[0]
+        page = parse_text(path, ParseOptions()).pages[0]
         assert [ln.number for ln in page.lines] == [1, 3, 4]
         assert page.text == "one\n\nthree\nfour"
 
@@ -78,14 +79,14 @@ def test_form_feed_does_not_start_a_line(tmp_path: Path) -> None:
     # str.splitlines() would break at \x0c and shift every later line number.
     path = tmp_path / "ff.txt"
     path.write_bytes(b"page one\x0cpage two\nline two\n")
-    page = parse_text(path, FileType.TEXT).pages[0]
+    page = parse_text(path, ParseOptions()).pages[0]
     assert [ln.number for ln in page.lines] == [1, 2]
 
 
 def test_cp1252_file(tmp_path: Path) -> None:
     path = tmp_path / "peticao.txt"
     path.write_bytes("EXCELENTÍSSIMO SENHOR JUIZ\n\nAção de cobrança – “urgente”\n".encode("cp1252"))
-    doc = parse_text(path, FileType.TEXT)
+    doc = parse_text(path, ParseOptions())
     assert doc.pages[0].text == "EXCELENTÍSSIMO SENHOR JUIZ\n\nAção de cobrança – “urgente”"
     assert doc.warnings == ()
 
@@ -97,27 +98,27 @@ def test_lener_saved_by_windows_tools_reads_as_the_original(tmp_path: Path, name
     src = require(LENER / name)
     path = tmp_path / name
     path.write_bytes(src.read_text("utf-8").encode(encoding))
-    page, reference = parse_text(path, FileType.TEXT).pages[0], parse_text(src, FileType.TEXT).pages[0]
+    page, reference = parse_text(path, ParseOptions()).pages[0], parse_text(src, ParseOptions()).pages[0]
     assert page.text == reference.text
     assert [line.number for line in page.lines] == [line.number for line in reference.lines]
-    assert parse_text(path, FileType.TEXT).warnings == ()
+    assert parse_text(path, ParseOptions()).warnings == ()
 
 
 def test_decomposed_accents_are_normalised(tmp_path: Path) -> None:
     path = tmp_path / "mac.txt"
     path.write_text("Ac\u0327a\u0303o\n", encoding="utf-8")
-    assert parse_text(path, FileType.TEXT).pages[0].text == "Ação"
+    assert parse_text(path, ParseOptions()).pages[0].text == "Ação"
 
 
 def test_empty_and_blank_text(tmp_path: Path) -> None:
     empty = tmp_path / "e.txt"
     empty.write_bytes(b"")
     with pytest.raises(EmptyFileError):
-        parse_text(empty, FileType.TEXT)
+        parse_text(empty, ParseOptions())
     blank = tmp_path / "b.txt"
     blank.write_bytes(b"\n \n\t\n")
     with pytest.raises(EmptyFileError):
-        parse_text(blank, FileType.TEXT)
+        parse_text(blank, ParseOptions())
 
 
 def test_large_file(tmp_path: Path) -> None:
@@ -125,7 +126,7 @@ def test_large_file(tmp_path: Path) -> None:
     path = tmp_path / "big.txt"
     copies = 5_000_000 // len(src) + 1
     path.write_bytes(src * copies)
-    page = parse_text(path, FileType.TEXT).pages[0]
+    page = parse_text(path, ParseOptions()).pages[0]
     per_copy = src.count(b"\n")
     last = page.lines[-1]
     assert last.number > per_copy * (copies - 1)
@@ -163,7 +164,7 @@ Título Setext
 def test_markdown_structure(tmp_path: Path) -> None:
     path = tmp_path / "c.md"
     path.write_text(MARKDOWN, encoding="utf-8")
-    doc = parse_text(path, FileType.MARKDOWN)
+    doc = parse_markdown(path, ParseOptions())
     assert doc.file_type is FileType.MARKDOWN and doc.title == "Contrato de Locação"
     page = doc.pages[0]
     assert_page_consistent(page, source_line_numbers=True)
@@ -212,7 +213,7 @@ RTF = (
 def test_rtf_text_and_structure(tmp_path: Path) -> None:
     path = tmp_path / "contrato.rtf"
     path.write_bytes(RTF)
-    doc = parse_rtf(path)
+    doc = parse_rtf(path, ParseOptions())
     assert doc.file_type is FileType.RTF and doc.title == "Contrato de Locação"
     assert len(doc.pages) == 1 and doc.pages[0].number is None
     assert_page_consistent(doc.pages[0])
@@ -238,7 +239,7 @@ def test_rtf_unicode_skip_count() -> None:
 def test_rtf_truncated_keeps_text_with_a_warning(tmp_path: Path) -> None:
     path = tmp_path / "cut.rtf"
     path.write_bytes(rb"{\rtf1\ansi Texto que termina {\b no meio")
-    doc = parse_rtf(path)
+    doc = parse_rtf(path, ParseOptions())
     assert doc.pages[0].text == "Texto que termina no meio"
     assert doc.warnings and "truncated" in doc.warnings[0]
 
@@ -247,19 +248,19 @@ def test_rtf_malformed(tmp_path: Path) -> None:
     not_rtf = tmp_path / "x.rtf"
     not_rtf.write_bytes(b"just text")
     with pytest.raises(CorruptFileError):
-        parse_rtf(not_rtf)
+        parse_rtf(not_rtf, ParseOptions())
     bad_bin = tmp_path / "y.rtf"
     bad_bin.write_bytes(rb"{\rtf1 a\bin9999 xyz}")
     with pytest.raises(CorruptFileError):
-        parse_rtf(bad_bin)
+        parse_rtf(bad_bin, ParseOptions())
     bad_escape = tmp_path / "z.rtf"
     bad_escape.write_bytes(rb"{\rtf1 a\'zz b}")
     with pytest.raises(CorruptFileError):
-        parse_rtf(bad_escape)
+        parse_rtf(bad_escape, ParseOptions())
 
 
 def test_rtf_without_text(tmp_path: Path) -> None:
     path = tmp_path / "e.rtf"
     path.write_bytes(rb"{\rtf1\ansi{\fonttbl{\f0 Arial;}}\pard\par}")
     with pytest.raises(EmptyFileError):
-        parse_rtf(path)
+        parse_rtf(path, ParseOptions())

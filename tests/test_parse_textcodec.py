@@ -117,7 +117,9 @@ def _stray_nul_cases(name: str, text: str) -> Iterator[object]:
                     )
 
 
-def _real_cases() -> Iterator[object]:
+def _lener_cases() -> Iterator[object]:
+    """Each LeNER-Br text in UTF-8; whole, its first 200 characters and short samples in every
+    encoding of REAL_ENCODINGS that can write them."""
     for name, text in _lener_texts():
         yield pytest.param(text.encode("utf-8"), text, id=f"lener-{name}-utf-8")
         samples = {"whole": text, "200": text[:200], **_short_samples(text)}
@@ -126,11 +128,19 @@ def _real_cases() -> Iterator[object]:
                 data = _encodable(sample, encoding)
                 if data is not None:
                     yield pytest.param(data, sample, id=f"lener-{name}-{part}-{encoding}")
+
+
+def _juris_cases() -> Iterator[object]:
     for name, text in _juris_texts():
         for encoding in REAL_ENCODINGS:
             data = _encodable(text, encoding)
             if data is not None:
                 yield pytest.param(data, text, id=f"{name}-{encoding}")
+
+
+def _real_cases() -> Iterator[object]:
+    yield from _lener_cases()
+    yield from _juris_cases()
     for name, text in _lener_texts():
         yield from _stray_nul_cases(name, text)
     for path in OTHER_REAL_TEXTS:

@@ -15,10 +15,11 @@ import pytest
 
 from casetrack.app import CaseTrack
 from casetrack.config import resolve_settings
-from casetrack.domain import FileType, Page, ParsedDocument, SearchHit
-from casetrack.parse.docx import parse_docx
-from casetrack.parse.pdf import parse_pdf
-from casetrack.parse.text import parse_text
+from casetrack.domain import Page, ParsedDocument, SearchHit
+from casetrack.parse.docx.parser import parse_docx
+from casetrack.parse.options import ParseOptions
+from casetrack.parse.pdf.parser import parse_pdf
+from casetrack.parse.text.parser import parse_text
 from casetrack.search.pincite.hit import pin_offsets
 from casetrack.search.pincite.layout import line_starts
 from casetrack.search.pincite.provenance import pin_provenance
@@ -66,10 +67,10 @@ QUERIES = {
 
 def parse(path: Path) -> ParsedDocument:
     if path.suffix.lower() == ".pdf":
-        return parse_pdf(path)
+        return parse_pdf(path, ParseOptions())
     if path.suffix.lower() == ".docx":
-        return parse_docx(path)
-    return parse_text(path, FileType.TEXT)
+        return parse_docx(path, ParseOptions())
+    return parse_text(path, ParseOptions())
 
 
 @pytest.fixture(scope="module")

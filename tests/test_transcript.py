@@ -1,4 +1,4 @@
-"""Deposition and hearing transcripts (parse/transcript.py, parse/pdf_transcript.py): real files
+"""Deposition and hearing transcripts (parse/transcript/, parse/pdf/condensed.py): real files
 made on the spot (tests/transcript_maker.py: a stamped, line-numbered deposition PDF, the same
 condensed four pages to a sheet, a court reporter's .txt) and the Supreme Court transcript of the
 pdfplumber test suite, read through `parse_file` and the parser's child process; their chunks'
@@ -19,10 +19,10 @@ from casetrack.parse import parse_file
 from casetrack.parse.bates import with_bates
 from casetrack.parse.isolated import IsolatedParser
 from casetrack.parse.options import ParseOptions
-from casetrack.parse.pdf import parse_pdf
-from casetrack.parse.pdf_chars import dedupe_chars, words_from_chars
-from casetrack.parse.pdf_transcript import condensed_blocks
-from casetrack.parse.transcript import page_lines, with_transcripts
+from casetrack.parse.pdf.chars import dedupe_chars, words_from_chars
+from casetrack.parse.pdf.condensed import condensed_blocks
+from casetrack.parse.pdf.parser import parse_pdf
+from casetrack.parse.transcript.pages import page_lines, with_transcripts
 from casetrack.search.pincite.layout import line_starts
 from casetrack.search.pincite.provenance import pin_provenance
 from tests import transcript_maker as tm
@@ -138,7 +138,7 @@ def test_scotus_transcript_matches_the_printed_margin() -> None:
 def test_non_transcripts_are_left_exactly_as_parsed() -> None:
     for path in NOT_TRANSCRIPTS:
         doc = parse_file(require(path), options=NO_OCR)
-        plain = parse_pdf(path, options=NO_OCR)
+        plain = parse_pdf(path, NO_OCR)
         assert doc == replace(plain, pages=tuple(with_bates(plain.pages))), path.name
         assert doc.transcript is None and not any(p.line_pages for p in doc.pages)
         assert with_transcripts(doc) is doc

@@ -1,4 +1,4 @@
-"""Scanned transcripts (ocr/margin.py, wired in parse/ocr_pages.py): the deposition of
+"""Scanned transcripts (ocr/margin.py, wired in parse/image/ocr_pages.py): the deposition of
 tests/transcript_maker.py printed, scanned (200 DPI grey, turned a degree or so, grain and
 specks) and read back through `parse_file` with the real tesseract; the Supreme Court transcript
 of the pdfplumber test suite rendered to an image-only PDF; and real scans that are no transcript
@@ -20,9 +20,9 @@ from casetrack.ocr.layout import OcrLine
 from casetrack.ocr.margin import MIN_NUMBERS, _chain, _trusted
 from casetrack.parse import parse_file
 from casetrack.parse.bates import with_bates
-from casetrack.parse.ocr_pages import page_from_ocr
+from casetrack.parse.image.ocr_pages import page_from_ocr
 from casetrack.parse.options import ParseOptions
-from casetrack.parse.transcript import page_lines
+from casetrack.parse.transcript.pages import page_lines
 from casetrack.search.pincite.layout import line_starts
 from casetrack.search.pincite.provenance import pin_provenance
 from tests import transcript_maker as tm

@@ -75,7 +75,7 @@ class Page:
     ocr_confidence: float | None = None  # OCR'd pages: mean word confidence, 0-100
     line_confidences: tuple[float, ...] = ()  # OCR'd pages: each line's mean word confidence, as `lines`
     bates: str | None = None  # the production stamp read on the page ("ABC0001234")
-    # Transcripts (parse/transcript.py): the printed transcript page of each line, as `lines`, whose
+    # Transcripts (parse/transcript/): the printed transcript page of each line, as `lines`, whose
     # numbers are then the printed margin numbers; empty on other pages. A condensed sheet holds
     # four transcript pages, a .txt transcript all of them.
     line_pages: tuple[int, ...] = ()
@@ -111,7 +111,7 @@ class ParsedDocument:
     title: str | None = None
     warnings: tuple[str, ...] = ()
     # A deposition or hearing transcript: how its passages are cited ("Smith Dep.", "Tr."), as
-    # `Smith Dep. 45:3-12`; None otherwise (parse/transcript.py).
+    # `Smith Dep. 45:3-12`; None otherwise (parse/transcript/).
     transcript: str | None = None
 
     @property

@@ -29,7 +29,7 @@ class Provenance:
     page_end: int | None = None
     bates: str | None = None  # the page's production stamp ("ABC0001234"), cited after the lines
     section: str | None = None  # a statute's structural path ("Lei 8.078/1990 › Art. 49"), chunk/structure.py
-    # Transcripts (parse/transcript.py): how the document is cited ("Smith Dep.", "Tr.") and the
+    # Transcripts (parse/transcript/): how the document is cited ("Smith Dep.", "Tr.") and the
     # printed transcript page of the first and last cited line (line_start/line_end are then the
     # printed margin numbers); transcript_page_end is None when the span stays on one page.
     transcript: str | None = None

@@ -39,8 +39,8 @@ from casetrack.errors import CorruptFileError
 from casetrack.ingest import pending_ocr
 from casetrack.ingest.legal_meta import companion_files
 from casetrack.logsafe import safe_for_log
-from casetrack.parse.email_mbox import mbox_messages
-from casetrack.parse.email_parts import MessageParts, safe_filename
+from casetrack.parse.email.mbox import mbox_messages
+from casetrack.parse.email.parts import MessageParts, safe_filename
 from casetrack.privacy_fs import private_dir
 from casetrack.store.case_store import CaseStore
 

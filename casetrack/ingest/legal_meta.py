@@ -9,7 +9,7 @@ process_numbers), parties, tags, language; every other key is a custom field. A 
 valid YAML, or not a mapping, is a warning on the document and is otherwise ignored. Companion
 files are never documents of their own (`is_companion`).
 
-E-mails (parse/email.py): the type is "email", the date is the Date header's (the sender's own
+E-mails (parse/email/): the type is "email", the date is the Date header's (the sender's own
 day), the parties are the addresses (role from / to / cc), and the custom fields from, to, cc,
 subject and message_id hold the headers, so `--field from=alice@firm.com`, `--doc-type email` and
 `--date-from` filter them. An e-mail's attachments take its from, to, cc and subject fields (a
@@ -31,7 +31,7 @@ from typing import Any
 from casetrack.domain import ChunkDraft, ParsedDocument
 from casetrack.legal.model import LegalEntity
 from casetrack.logsafe import safe_for_log
-from casetrack.parse.email import EmailHeaders
+from casetrack.parse.email.headers import EmailHeaders
 
 log = logging.getLogger(__name__)
 

@@ -32,9 +32,10 @@ from casetrack.ingest.files import sha256_file
 from casetrack.ingest.legal_meta import email_fields, legal_metadata
 from casetrack.logsafe import safe_for_log
 from casetrack.parse import parse_file
-from casetrack.parse.detect import sniff_mail
-from casetrack.parse.email import EmailHeaders, read_email
-from casetrack.parse.email_parts import MessageParts
+from casetrack.parse.email.headers import EmailHeaders
+from casetrack.parse.email.parser import read_email
+from casetrack.parse.email.parts import MessageParts
+from casetrack.parse.email.sniff import sniff_mail
 from casetrack.parse.options import LOW_CONFIDENCE, PageProgress, ParseOptions
 from casetrack.privacy_fs import real_path
 from casetrack.store.case_store import CaseStore

@@ -1,7 +1,7 @@
 """The printed line numbers in a scanned transcript's left margin, read apart from the page.
 
 Tesseract's page layout (`--psm 3`) drops the small margin digits of a deposition page or reads
-a few of them as a block of their own, so the transcript rule (parse/transcript.py) never sees
+a few of them as a block of their own, so the transcript rule (parse/transcript/margin.py) never sees
 them. `read_line_numbers(image, lines, languages, dpi, deadline)` reads them on the straightened
 image OCR ran on, and gives each OCR line its printed number:
 
@@ -53,8 +53,8 @@ from casetrack.ocr.orient import otsu
 
 log = logging.getLogger(__name__)
 
-MIN_NUMBERS = 8  # as parse/transcript.py's MIN_NUMBERED: fewer is no transcript page
-MAX_NUMBER = 35  # as parse/transcript.py's MAX_LINE
+MIN_NUMBERS = 8  # as parse/transcript/margin.py's MIN_NUMBERED: fewer is no transcript page
+MAX_NUMBER = 35  # as parse/transcript/margin.py's MAX_LINE
 FIRST_MAX = 5  # the chain's first number (1, or a little more when the first digits were lost)
 MAX_STEP = 5  # numbers a chain may skip between two read ones (misread digits)
 PITCH_SLACK = 0.3  # of a pitch: how far a chain number may lie off its row

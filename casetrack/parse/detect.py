@@ -21,8 +21,9 @@ from casetrack.errors import (
     ParseError,
     UnsupportedFileError,
 )
+from casetrack.parse.email.sniff import MAIL_EXTENSIONS, mail_type
 from casetrack.parse.ole2 import OLE_MAGIC, ole_stream_names
-from casetrack.parse.rtf_tokens import RTF_START
+from casetrack.parse.rtf.tokens import RTF_START
 from casetrack.parse.textcodec import bom_encoding, decode_sample
 
 logger = logging.getLogger(__name__)
@@ -51,7 +52,6 @@ SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(
 
 MARKDOWN_EXTENSIONS: frozenset[str] = frozenset({".md", ".markdown"})
 HTML_EXTENSIONS: frozenset[str] = frozenset({".html", ".htm", ".xhtml"})
-MAIL_EXTENSIONS: frozenset[str] = frozenset({".eml", ".mbox"})
 
 _SUPPORTED_SENTENCE = "CaseTrack reads PDF, DOCX, TXT, MD, RTF, HTML and images."
 _CONVERT_HINT = "Convert it to PDF or DOCX and ingest that."
@@ -235,73 +235,6 @@ def _looks_like(head: bytes) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# E-mail: a header block (RFC 5322) at the start; a mailbox starts with an envelope "From " line
-# --------------------------------------------------------------------------------------------
-
-_HEADER_LINE = re.compile(rb"^([!-9;-~]+):")  # a field name: printable ASCII but the colon
-_ENVELOPE_LINE = re.compile(rb"^From \S+ +\S")
-_MAIL_FIELDS = frozenset({b"from", b"to", b"cc", b"date", b"subject"})
-# Fields only mail carries: with them a file needs no .eml name to be taken for an e-mail (a memo's
-# "To: / From: / Date: / Re:" block has none of them).
-_TRANSPORT_FIELDS = frozenset(
-    {
-        b"message-id",
-        b"mime-version",
-        b"received",
-        b"return-path",
-        b"delivered-to",
-        b"x-mailer",
-        b"dkim-signature",
-        b"in-reply-to",
-        b"references",
-        b"thread-topic",
-    }
-)
-
-
-def _header_names(lines: list[bytes]) -> set[bytes] | None:
-    """The field names of the header block `lines` starts with; None when a line before the blank
-    line that ends it is not a header (so this is no header block)."""
-    names: set[bytes] = set()
-    for line in lines:
-        line = line.rstrip(b"\r\n")
-        if not line.strip():
-            break
-        if line[:1] in (b" ", b"\t") and names:
-            continue  # a folded header's next line
-        m = _HEADER_LINE.match(line)
-        if m is None:
-            return None
-        names.add(m.group(1).lower())
-    return names
-
-
-def mail_type(head: bytes, ext: str) -> FileType | None:
-    """EMAIL, MBOX or None for a file that starts with `head`."""
-    lines = head.split(b"\n", 400)[:400]
-    mailbox = bool(lines) and _ENVELOPE_LINE.match(lines[0]) is not None
-    names = _header_names(lines[1:] if mailbox else lines)
-    if not names:
-        return None
-    mail = len(names & _MAIL_FIELDS)
-    if mailbox and mail >= 1:
-        return FileType.MBOX
-    if mail >= 2 and (ext in MAIL_EXTENSIONS or names & _TRANSPORT_FIELDS):
-        return FileType.EMAIL
-    return None
-
-
-def sniff_mail(path: Path) -> FileType | None:
-    """EMAIL or MBOX when the file is one (by its first bytes), else None; never raises."""
-    try:
-        with path.open("rb") as f:
-            head = f.read(_SNIFF_BYTES)
-    except OSError:
-        return None
-    return mail_type(head, path.suffix.lower())
-
-
-# --------------------------------------------------------------------------------------------
 # Entry point
 # --------------------------------------------------------------------------------------------
 
@@ -343,10 +276,23 @@ def detect_file_type(path: Path) -> FileType:
     """
     name = path.name
     ext = path.suffix.lower()
+    size, head = _read_head(path)
+    if size == 0 or not head:
+        raise EmptyFileError(f"{name} is empty (0 bytes).", hint="Check that the file was copied completely.")
+    found = _by_magic(path, head) or _mail_or_refuse(name, ext, head)
+    found = found or _as_text(name, ext, head, complete=size <= len(head))
+    if found is None:
+        raise _unknown(name, ext, head)
+    return found
+
+
+def _read_head(path: Path) -> tuple[int, bytes]:
+    """The file's size and its first bytes; a ParseError saying why they cannot be read."""
+    name = path.name
     try:
         size = path.stat().st_size
         with path.open("rb") as f:
-            head = f.read(_SNIFF_BYTES)
+            return size, f.read(_SNIFF_BYTES)
     except FileNotFoundError as e:
         raise ParseError(f"{name} does not exist.", hint="Check the path and try again.") from e
     except IsADirectoryError as e:
@@ -356,9 +302,9 @@ def detect_file_type(path: Path) -> FileType:
             f"{name} cannot be read: {e.strerror or e}.", hint="Check the file's permissions."
         ) from e
 
-    if size == 0 or not head:
-        raise EmptyFileError(f"{name} is empty (0 bytes).", hint="Check that the file was copied completely.")
 
+def _by_magic(path: Path, head: bytes) -> FileType | None:
+    """The type the file's magic numbers say; OLE2 files are always refused (`_classify_ole`)."""
     # Magic numbers at offset 0 first: a ZIP that stores a PDF uncompressed has "%PDF-" in
     # its first KiB too.
     if head.startswith(b"%PDF-"):
@@ -371,38 +317,41 @@ def detect_file_type(path: Path) -> FileType:
         return FileType.RTF
     if _is_image(head):
         return FileType.IMAGE
-    if b"%PDF-" in head[:_PDF_WINDOW]:
-        return FileType.PDF
-    mail = _mail_or_refuse(name, ext, head)
-    if mail is not None:
-        return mail
+    return FileType.PDF if b"%PDF-" in head[:_PDF_WINDOW] else None
 
-    complete = size <= len(head)
+
+def _as_text(name: str, ext: str, head: bytes, complete: bool) -> FileType | None:
+    """TXT, MD or HTML when the bytes read as text (`complete`: `head` is the whole file), None
+    when they do not; an EmptyFileError for a file of whitespace only."""
     text = decode_sample(head, complete)
     # NUL bytes mean binary, unless decoding used them up (BOM-less UTF-16) or a BOM vouches.
-    if bom_encoding(head) is not None or "\x00" not in text:
-        if not text.strip():
-            if complete:
-                raise EmptyFileError(
-                    f"{name} contains only whitespace.", hint="Check that the file was saved completely."
-                )
-            # A huge run of leading blanks says nothing about the rest; treat it as text.
-            return FileType.MARKDOWN if ext in MARKDOWN_EXTENSIONS else FileType.TEXT
-        if _bad_char_ratio(text) <= _MAX_BAD_CHAR_RATIO:
-            return _text_type(text.lstrip("\ufeff"), ext)
+    if bom_encoding(head) is None and "\x00" in text:
+        return None
+    if not text.strip():
+        if complete:
+            raise EmptyFileError(
+                f"{name} contains only whitespace.", hint="Check that the file was saved completely."
+            )
+        # A huge run of leading blanks says nothing about the rest; treat it as text.
+        return FileType.MARKDOWN if ext in MARKDOWN_EXTENSIONS else FileType.TEXT
+    if _bad_char_ratio(text) > _MAX_BAD_CHAR_RATIO:
+        return None
+    return _text_type(text.lstrip("\ufeff"), ext)
 
-    # The bytes matched nothing we read. A known extension means a damaged file rather than
-    # a foreign format, which calls for a different next step.
+
+def _unknown(name: str, ext: str, head: bytes) -> ParseError:
+    """The error for bytes that match nothing we read. A known extension means a damaged file
+    rather than a foreign format, which calls for a different next step."""
     expected = _EXPECTED_KIND.get(ext)
     what = _looks_like(head)
     if expected is not None and what == "binary data":
-        raise CorruptFileError(
+        return CorruptFileError(
             f"{name} has a {ext} extension but does not look like a {expected} file "
             "(it may be damaged or incompletely downloaded).",
             hint="Open it in its usual program and save or export it again, then re-ingest it.",
         )
     if ext == ".doc" and what == "binary data":
         what = "not a Word file despite its .doc extension"
-    raise UnsupportedFileError(
+    return UnsupportedFileError(
         f"{name}: unsupported file type ({what}). {_SUPPORTED_SENTENCE}", hint=_CONVERT_HINT
     )

@@ -20,6 +20,7 @@ import multiprocessing
 import os
 import sys
 import threading
+from dataclasses import replace
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -153,12 +154,16 @@ class IsolatedParser:
         options: ParseOptions | None = None,
         on_page: PageProgress = no_progress,
     ) -> ParsedDocument:
-        """`timeout`: the most seconds without a page read (default `parse_timeout`)."""
+        """`timeout`: the most seconds without a page read (default `parse_timeout`). `on_page`
+        (else `options.on_page`) hears of each page the child reads."""
         limit = parse_timeout(path) if timeout is None else timeout
         options = options or ParseOptions(password=password)
+        if on_page is no_progress:
+            on_page = options.on_page
         with self._lock:
             conn = self._start()
-            conn.send((str(path), options))
+            # The callback stays here: the child reports pages over the pipe instead.
+            conn.send((str(path), replace(options, on_page=no_progress)))
             reply = self._wait(conn, path, limit, on_page)
         if reply[0] == "ok":
             document: ParsedDocument = reply[1]

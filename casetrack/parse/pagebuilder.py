@@ -60,7 +60,7 @@ class PageBuilder:
         `first_line_number` pins the number of the paragraph's first line, for sources whose
         blank lines still count (a .txt cited by the line numbers an editor shows).
         `confidences`: OCR'd lines' mean word confidences, one per line of `lines`.
-        `numbers`: a transcript's printed (page, line) of each line of `lines` (parse/transcript.py):
+        `numbers`: a transcript's printed (page, line) of each line of `lines` (parse/transcript/):
         the lines take those numbers, which restart on each transcript page.
         """
         if first_line_number is not None:

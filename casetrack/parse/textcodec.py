@@ -1,14 +1,17 @@
-"""Turn a text file's bytes into str, saying which encoding won.
+"""Turn a text file's bytes into str, saying which encoding won; and the one normal form text
+takes (NFC).
 
-Shared by file-type detection (which judges a sample) and the TXT/MD parser (which decodes
-the whole file). Legal text in Brazil arrives as UTF-8, UTF-16 from Windows tools (with or
-without a BOM), or cp1252 from older Windows programs, usually without saying which.
+Shared by file-type detection (which judges a sample), the TXT/MD parser (which decodes the whole
+file), HTML pages and e-mail parts (whose declared charset may lie). Legal text in Brazil arrives
+as UTF-8, UTF-16 from Windows tools (with or without a BOM), or cp1252 from older Windows
+programs, usually without saying which.
 """
 
 from __future__ import annotations
 
 import codecs
 import logging
+import unicodedata
 from typing import NamedTuple
 
 from charset_normalizer import from_bytes
@@ -28,6 +31,10 @@ _BOMS: tuple[tuple[bytes, str], ...] = (
 # every code page, charset-normalizer reads Portuguese cp1252 as cp1250 ("Açăo") and short
 # samples as Big5.
 _UTF16 = ["utf_16_le", "utf_16_be"]
+
+# Charset labels read as windows-1252, as browsers (the WHATWG Encoding Standard) and mail
+# clients do: "iso-8859-1" and "us-ascii" text holds smart quotes more often than not.
+AS_CP1252 = frozenset({"latin-1", "iso8859-1", "ascii", "cp1252"})
 
 
 class DecodedText(NamedTuple):
@@ -147,3 +154,8 @@ def decode_sample(sample: bytes, complete: bool) -> str:
         return decode_bytes(sample).text
     # Trim a possibly cut character before judging, then reuse the full-file rules.
     return decode_bytes(sample[: max(len(sample) - 3, 0)]).text
+
+
+def nfc(text: str) -> str:
+    """NFC-normalise: macOS writes accents decomposed, which a query typed on Windows misses."""
+    return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)

@@ -55,7 +55,7 @@ def chunk_schema(dim: int) -> pa.Schema:
             # Statutes and structured texts: where the chunk sits ("Lei 8.078/1990 › Art. 49",
             # "Section 4.2(a)"; chunk/structure.py). Indexed with the text (`keyword_texts`).
             pa.field("section", pa.string()),
-            # Transcripts (parse/transcript.py): the printed transcript page of each line of `text`
+            # Transcripts (parse/transcript/): the printed transcript page of each line of `text`
             # (`line_numbers` are then the printed margin numbers) and how the document is cited
             # ("Smith Dep.", "Tr."); null otherwise (and in rows stored before 2026-11-28, when
             # transcripts were not read apart).

@@ -1,0 +1,2 @@
+"""RTF (Word, WordPad, court systems): its paragraphs, tables, list numbers and footnotes as one
+unpaged Page."""

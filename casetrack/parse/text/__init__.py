@@ -1,0 +1,1 @@
+"""Plain text and Markdown: one unpaged Page whose line numbers are the file's own."""
