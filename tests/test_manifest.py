@@ -106,3 +106,24 @@ def test_validator_script_fails_loudly_on_a_bad_manifest(tmp_path: Path, manifes
     proc = validate(path)
     assert proc.returncode != 0
     assert "privacy" in proc.stdout and "not a valid MCPB manifest" in proc.stderr
+
+
+def test_prompt_list_matches_the_real_server(manifest: dict[str, Any], tmp_path: Path) -> None:
+    """The manifest advertises exactly the prompts the MCP server offers, with the same arguments."""
+    import anyio
+    from mcp import Client
+
+    from casetrack.config import resolve_settings
+    from casetrack.daemon.service import Service
+    from casetrack.mcp.server import SessionState, build_server
+
+    async def listed() -> list[tuple[str, list[str]]]:
+        service = Service(resolve_settings(tmp_path / "data", tmp_path / "models", environ={}))
+        try:
+            async with Client(build_server(service, SessionState())) as client:
+                prompts = (await client.list_prompts()).prompts
+                return [(p.name, [a.name for a in p.arguments or []]) for p in prompts]
+        finally:
+            service.close()
+
+    assert [(p["name"], p["arguments"]) for p in manifest["prompts"]] == anyio.run(listed)
