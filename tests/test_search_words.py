@@ -96,8 +96,7 @@ def test_the_cli_takes_and_echoes_the_words(home: Path) -> None:
 
 def test_one_citation_is_shown_once(tmp_path: Path) -> None:
     """Consecutive chunks share their overlapping sentences, so two chunks can pin the same lines; the
-    later one is left out and the page is filled from further down. (Different sentences of one long
-    line share a citation but are different passages: those stay.)"""
+    later one is left out and the page is filled from further down."""
     app = CaseTrack(resolve_settings(tmp_path / "home", MODELS, environ={}))
     app.create_case("Long")
     sentences = [

@@ -67,6 +67,16 @@ class Query:
         """Did the caller say how the answer is probably worded?"""
         return bool(self.keywords or self.likely_wording)
 
+    def pin_roles(self, analyzer: Analyzer, weight: float) -> QueryTerms:
+        """The terms the pin-cite weighs: the question's by role, and the caller's words' at `weight`
+        (never as the question's own: only the question's terms make a sentence "hold" it)."""
+        if not self.has_words or weight <= 0:
+            return self.roles
+        extra = [t for t in analyzer.analyze(" ".join([*self.keywords, self.likely_wording or ""]))]
+        extra = [t for t in dict.fromkeys(extra) if t not in self.roles.role and t not in self.roles.names]
+        role = {**self.roles.role, **{t: min(weight, 0.99) for t in extra}}
+        return QueryTerms(self.roles.content + tuple(extra), role, self.roles.names)
+
     @property
     def asked_terms(self) -> tuple[str, ...]:
         """The question's own terms: not its names, not the scene set before it, not filler."""

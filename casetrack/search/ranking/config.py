@@ -133,7 +133,10 @@ class WordsSettings:
     wording_weight: float = 1.0
     wording_as_passage: bool = True
     wording_recall: bool = True
-    # E6 (sparse) reads the expanded text; E7 the question alone unless this is set.
+    # E1, E6 (sparse) and E7 read the expanded text (else the question alone); with E1 expanded,
+    # E1 of the question alone ranks too, with `dense_question_weight` (0: not at all).
+    expand_dense: bool = False
+    dense_question_weight: float = 0.0
     expand_sparse: bool = True
     expand_e7: bool = False
     # The pin-cite weighs the keywords' and wording's terms beside the question's, at this role.

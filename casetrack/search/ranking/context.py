@@ -68,7 +68,7 @@ class SearchContext:
         return self.runtime.vector((list_name, encoder.fingerprint, text), compute)
 
     def dense(self, text: str | None = None) -> DenseVector:
-        """E1's vector of `text` (default: the whole query)."""
+        """E1's vector of `text` (default: the question)."""
         vector = self.vector("dense", text)
         assert isinstance(vector, np.ndarray)
         return vector
@@ -98,7 +98,12 @@ class SearchContext:
         words, query = self.config.words, self.query
         if not query.has_words:
             return query.text
-        expand = {BM25: words.expand_bm25, "sparse": words.expand_sparse, "e7": words.expand_e7}
+        expand = {
+            BM25: words.expand_bm25,
+            "dense": words.expand_dense,
+            "sparse": words.expand_sparse,
+            "e7": words.expand_e7,
+        }
         return query.expanded if expand.get(list_name, False) else query.text
 
     @property

@@ -27,8 +27,9 @@ from casetrack.store import lance_tables as lt
 
 # The ranked list of E1 with the query's question alone (when a scene comes first).
 QUESTION = "question"
-# With the caller's words: BM25 of the question alone, and E1 of the likely wording.
+# With the caller's words: BM25 and E1 of the question alone, and E1 of the likely wording.
 BM25_QUESTION = "bm25_question"
+DENSE_QUESTION = "dense_question"
 WORDING = "wording"
 
 
@@ -108,7 +109,13 @@ def _windowed(
     ids = candidates.ids
     vectors, windows = candidates.column(lt.VECTOR), candidates.column(lt.WINDOW_VECTORS)
     windowed = sc.windowed_dense_scores(vector, ids, vectors, windows)
-    window_sims = windowed.window_sims
+    window_sims, cosines = windowed.window_sims, windowed.best_cosine
+    if ctx.list_text("dense") != ctx.query.text:  # E1 read the caller's words too: the question's own cosines
+        own = sc.windowed_dense_scores(ctx.dense(), ids, vectors, windows)
+        cosines = own.best_cosine
+        if ctx.config.words.dense_question_weight:
+            rankings[DENSE_QUESTION] = tuple(sc.rank_by(own.scores))
+            trace.used(DENSE_QUESTION)
     if ctx.query.sets_scene:
         asked = sc.windowed_dense_scores(ctx.dense(ctx.query.asked), ids, vectors, windows)
         if ctx.config.fusion.question_weight:
@@ -123,5 +130,5 @@ def _windowed(
             "this case's chunks were embedded before passage windows: run "
             f'`casetrack reembed --case "{ctx.store.record.name}"` to add them',
         )
-    detail = DenseDetail(windowed.best_cosine, windowed.best_window, window_sims)
+    detail = DenseDetail(cosines, windowed.best_window, window_sims)
     return windowed.scores, detail

@@ -75,7 +75,10 @@ def focus(ctx: SearchContext, bm25_docs: Sequence[str]) -> Focus | None:
     if naming is None:
         return None
     within = set(naming.documents) & scope.documents if scope.documents is not None else set(naming.documents)
-    found = store.bm25.search(naming.residual, ctx.config.recall.bm25_candidates // 2, within)
+    # The rest of the question, and the caller's words for the answer (what to find inside the document).
+    query = ctx.query
+    rest = " ".join([naming.residual, *query.keywords, query.likely_wording or ""]).strip()
+    found = store.bm25.search(rest, ctx.config.recall.bm25_candidates // 2, within)
     ranking = tuple(h.chunk_id for h in found if scope.allows(h.doc_id, gen_of_chunk(h.chunk_id)))
     return Focus(frozenset(within), ranking)
 

@@ -60,6 +60,8 @@ class _Pinner:
         self.ranked = ranked
         self.documents = {e.doc_id: e for e in ranked.context.scope.entries}
         self.exact = {c: (m.start, m.end) for c, m in ranking.exact.items()}
+        ctx = ranked.context
+        self.roles = ctx.query.pin_roles(ctx.store.bm25.analyzer, ctx.config.words.pin_weight)
         self.rows: dict[str, dict[str, Any]] = {}
 
     def fetch(self, chunk_ids: list[str]) -> None:
@@ -74,15 +76,13 @@ class _Pinner:
             row["text"], dense.best_window.get(chunk_id), dense.window_sims.get(chunk_id)
         )
         hints = PinHints(focus, self.exact.get(chunk_id), windows)
-        return pinned_hit(
-            chunk_id, row, self.documents, score, ctx.query.roles, ctx.store.bm25.analyzer, hints
-        )
+        return pinned_hit(chunk_id, row, self.documents, score, self.roles, ctx.store.bm25.analyzer, hints)
 
 
 def _distinct(pins: _Pinner, ordered: list[tuple[str, float]], wanted: int) -> list[SearchHit]:
-    """The first `wanted` hits of `ordered`, pinned, each passage once: a later hit whose pin-cite
-    covers mostly the same text as an earlier one's (consecutive chunks share their overlapping
-    sentences, so both can pin the same lines) adds nothing and is left out."""
+    """The first `wanted` hits of `ordered`, pinned, each place once: a later hit that cites what an
+    earlier one cites (consecutive chunks share their overlapping sentences, so both can pin the
+    same lines) adds nothing and is left out."""
     out: list[SearchHit] = []
     at = 0
     while len(out) < wanted and at < len(ordered):
@@ -102,8 +102,10 @@ def _distinct(pins: _Pinner, ordered: list[tuple[str, float]], wanted: int) -> l
 
 
 def _same_passage(a: SearchHit, b: SearchHit) -> bool:
-    """Do two pin-cites cite the same lines of the same page (their spans overlap by half or more
-    of the shorter)?"""
+    """Do two pin-cites cite the same place: the same citation (a reader would look in one place
+    for both), or the same lines of a page (their spans overlap by half or more of the shorter)?"""
+    if a.citation == b.citation:
+        return True
     p, q = a.provenance, b.provenance
     if p.document_id != q.document_id or p.page != q.page or p.page_end != q.page_end:
         return False

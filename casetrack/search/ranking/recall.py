@@ -98,7 +98,9 @@ def recall(ctx: SearchContext, trace: Trace) -> Candidates:
         trace.lap("embed_query")
     parts: list[pa.Table] = []
     if "dense" in vectors and (cfg.recall.dense_recall or BM25 not in ctx.lists):
-        for vector in [ctx.dense()] + ([wording] if wording is not None and cfg.words.wording_recall else []):
+        dense = vectors["dense"]
+        assert isinstance(dense, np.ndarray)
+        for vector in [dense] + ([wording] if wording is not None and cfg.words.wording_recall else []):
             near = _nearest(ctx, vector, columns)
             candidates += near.column("chunk_id").to_pylist()
             parts.append(near)

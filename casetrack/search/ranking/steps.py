@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from casetrack.search.ranking import boost, naming, rerank, topic, verbatim
 from casetrack.search.ranking.context import SearchContext
 from casetrack.search.ranking.fusion import reciprocal_rank_fusion
-from casetrack.search.ranking.lists import BM25_QUESTION, QUESTION, WORDING, Lists
+from casetrack.search.ranking.lists import BM25_QUESTION, DENSE_QUESTION, QUESTION, WORDING, Lists
 from casetrack.search.ranking.recall import Candidates
 from casetrack.search.ranking.verbatim import VerbatimMatch
 from casetrack.store.case_store import doc_of_chunk
@@ -77,6 +77,7 @@ def fuse(ranked: RankInput) -> Ranking:
         **fusion.weights,
         QUESTION: fusion.question_weight,
         BM25_QUESTION: words.question_bm25_weight,
+        DENSE_QUESTION: words.dense_question_weight,
         WORDING: words.wording_weight,
     }
     fused = reciprocal_rank_fusion(ranked.lists.rankings, k=fusion.rrf_k, weights=weights)
