@@ -66,7 +66,7 @@ def collect(spec_path: Path, cache: Path, words_path: Path | None, models: str) 
                     holds = bool(q.get("gold")) and gold_ok(q["gold"], *chunk_range(h))
                     out.append(
                         {
-                            "set": spec_path.parent.name,
+                            "set": spec_path.stem,
                             "id": q["id"],
                             "words": bool(extra),
                             "answerable": q.get("gold") is not None,

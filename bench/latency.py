@@ -52,6 +52,25 @@ CONFIGS = {
     "+boost (default)": SearchConfig.of(lists=_ALL, boost=True, rerank=False, cache_queries=False),
     "+rerank (all)": SearchConfig.of(lists=_ALL, boost=True, rerank=True, cache_queries=False),
 }
+# The default search given the caller's keywords and likely wording (issue 27): measured beside the
+# same search without them, so the two can be compared as a ratio within one run.
+WITH_WORDS = "default +words"
+# Keywords and a likely wording of the length a careful caller writes (five keywords, two sentences),
+# the same for every question: latency depends on their length, not on what they say.
+WORDS = {
+    "keywords": [
+        "termination for convenience",
+        "terminate upon notice",
+        "expiration",
+        "renewal term",
+        "term",
+    ],
+    "likely_wording": (
+        "This Agreement shall commence on the Effective Date and continue for an initial term of three (3) "
+        "years, unless terminated earlier in accordance with this Section. Either party may terminate this "
+        "Agreement upon ninety (90) days' prior written notice to the other party."
+    ),
+}
 
 
 def questions(n: int) -> list[str]:
@@ -160,13 +179,16 @@ def percentiles(values: list[float]) -> tuple[float, float]:
     return round(median(values), 1), round(percentile(values, 95, "nearest"), 1)
 
 
-def measure(app: CaseTrack, case: str, qs: list[str], config: SearchConfig) -> dict[str, Any]:
+def measure(
+    app: CaseTrack, case: str, qs: list[str], config: SearchConfig, words: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    extra = words or {}
     for q in qs[:3]:  # warm: models loaded, caches filled
-        app.search(case, q, config=config)
+        app.search(case, q, config=config, **extra)
     stage_times: dict[str, list[float]] = {}
     for q in qs:
         started = time.perf_counter()
-        response = app.search(case, q, top_k=10, config=config)
+        response = app.search(case, q, top_k=10, config=config, **extra)
         # "total" is the pipeline's own clock; "app" adds opening the case and choosing models.
         stage_times.setdefault("app", []).append((time.perf_counter() - started) * 1000)
         for stage, ms in response.timings_ms.items():
@@ -181,6 +203,8 @@ def main() -> None:
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--queries", type=int, default=60)
     parser.add_argument("--base-chunks", type=int, default=600)
+    parser.add_argument("--build-only", action="store_true", help="build the cases, measure nothing")
+    parser.add_argument("--configs", default="", help="comma list of configurations (default: all)")
     parser.add_argument("--cache", type=Path, default=REPO / "bench/.cache/latency")
     parser.add_argument(
         "--models-dir", type=Path, default=Path(os.environ.get("CASETRACK_MODELS_DIR", SHARED / "models"))
@@ -190,10 +214,15 @@ def main() -> None:
     build_base(app, args.base_chunks)
     qs = questions(args.queries)
     report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d"), "cpus": os.cpu_count(), "queries": len(qs)}
+    configs = {**CONFIGS, WITH_WORDS: CONFIGS["+boost (default)"]}
+    if args.configs:
+        configs = {k: v for k, v in configs.items() if k in args.configs.split(",")}
     for size in (int(s) for s in args.sizes.split(",")):
         case = build_replica(app, size)
-        for label, config in CONFIGS.items():
-            result = measure(app, case, qs, config)
+        if args.build_only:
+            continue
+        for label, config in configs.items():
+            result = measure(app, case, qs, config, WORDS if label == WITH_WORDS else None)
             report[f"{size} {label}"] = result
             print(
                 f"{size:>7} {label:<16} total p50/p95 {result['total']} ms; "

@@ -44,6 +44,7 @@ class Scorer:
     terms: QueryTerms
     weights: Mapping[str, float]
     seen: dict[str, tuple[list[str], Forms]] = field(default_factory=dict)  # text -> tokens (analysed once)
+    matched: dict[str, dict[str, float]] = field(default_factory=dict)  # text -> term -> `match` degree
 
     def tokens(self, text: str) -> list[str]:
         return self._read(text)[0]
@@ -58,16 +59,25 @@ class Scorer:
             found = self.seen[text] = (tokens, Forms.of(tokens))
         return found
 
+    def degrees(self, text: str) -> dict[str, float]:
+        """Each query term's `match` degree in `text` (worked out once per text)."""
+        found = self.matched.get(text)
+        if found is None:
+            forms = self.forms(text)
+            found = self.matched[text] = {t: match(t, forms) for t in (*self.terms.content, *self.terms.names)}
+        return found
+
     def distinct(self, text: str) -> int:
         """How many of the question's own terms `text` holds (or a near form of)."""
-        forms = self.forms(text)
-        return sum(1 for t in self.terms.content if self.terms.role.get(t) == 1.0 and match(t, forms))
+        degrees = self.degrees(text)
+        return sum(1 for t in self.terms.content if self.terms.role.get(t) == 1.0 and degrees[t])
 
     def score(self, text: str) -> float:
         tokens, forms = self._read(text)
         present = forms.present
         content = self.terms.content
-        total = sum(self.weights.get(t, 0.0) * match(t, forms) for t in content)
+        degrees = self.degrees(text)
+        total = sum(self.weights.get(t, 0.0) * degrees[t] for t in content)
         for a, b in zip(content, content[1:], strict=False):
             if a in present and b in present and _adjacent(tokens, a, b):
                 total += PHRASE_BONUS * (self.weights.get(a, 0.0) + self.weights.get(b, 0.0))
@@ -80,9 +90,9 @@ def scorer(texts: Sequence[str], terms: QueryTerms, analyzer: Analyzer) -> Score
     BM25 document frequencies instead of length measured no better: 0.663 against 0.679.)"""
     weights: dict[str, float] = {}
     out = Scorer(analyzer, terms, weights)
-    bags = [out.forms(t) for t in texts]
+    bags = [out.degrees(t) for t in texts]
     for term in (*terms.content, *terms.names):
-        df = sum(1 for bag in bags if match(term, bag))
+        df = sum(1 for bag in bags if bag[term])
         if df:
             rarity = 1.0 + math.log(len(bags) / df)
             weights[term] = rarity * min(1.5, max(0.5, len(term) / 5)) * terms.role.get(term, 1.0)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
+from casetrack.domain.slots import BM25
 from casetrack.search.ranking import boost, naming, rerank, topic, verbatim
 from casetrack.search.ranking.context import SearchContext
 from casetrack.search.ranking.fusion import reciprocal_rank_fusion
@@ -141,10 +142,18 @@ def _rerank(ranked: RankInput, ranking: Ranking) -> Ranking | None:
 
 
 def _verbatim(ranked: RankInput, ranking: Ranking) -> Ranking | None:
-    """Candidates that reproduce the query go first, also when the passage runs over two chunks."""
+    """Candidates that reproduce the query go first, also when the passage runs over two chunks.
+
+    A passage the query reproduces holds nearly all of its words, so BM25 of the query ranks it
+    among its first VERBATIM_BM25 (noise and hyphenation cost a few words, not the rank): only those
+    are aligned when BM25 ranked the query itself (not the caller's expanded words)."""
     ctx = ranked.context
     folded, words = ctx.query.folded, ctx.query.words
-    matches, straddles = verbatim.verbatim_matches(folded, words, ranked.texts(ranking))
+    texts = ranked.texts(ranking)
+    if ranked.candidates.bm25 and ctx.list_text(BM25) == ctx.query.text:
+        first = set(ranked.candidates.bm25[: verbatim.VERBATIM_BM25])
+        texts = [(c, t) for c, t in texts if c in first]
+    matches, straddles = verbatim.verbatim_matches(folded, words, texts)
     scores = dict(ranking.scores)
     if straddles and len(straddles) <= verbatim.MAX_STRADDLES:
         for chunk_id, match in verbatim.join_straddles(ctx.store, folded, straddles).items():

@@ -38,6 +38,8 @@ EDGE = 3  # characters of slack at a chunk's edge
 LIFT = 0.01
 # Straddling candidates checked with their neighbour at most (more: the query is not a passage).
 MAX_STRADDLES = 8
+# The candidates aligned: BM25's first this many (a reproduced passage holds the query's words).
+VERBATIM_BM25 = 30
 
 
 @dataclass(frozen=True)
