@@ -64,7 +64,9 @@ class Scorer:
         found = self.matched.get(text)
         if found is None:
             forms = self.forms(text)
-            found = self.matched[text] = {t: match(t, forms) for t in (*self.terms.content, *self.terms.names)}
+            found = self.matched[text] = {
+                t: match(t, forms) for t in (*self.terms.content, *self.terms.names)
+            }
         return found
 
     def distinct(self, text: str) -> int:

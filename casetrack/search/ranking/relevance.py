@@ -27,6 +27,7 @@ while 38 of 42 off-topic queries on the same cases stay flagged (40 at 0.40).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
@@ -102,6 +103,7 @@ class Evidence:
     rank: int  # 1 for the first result of the search
     top_ratio: float  # the result's score over the first result's
     prose: int  # words of three letters or more in the chunk (a footer, a contents line: few)
+    boilerplate: bool  # a table of contents, a signature block or page furniture, not a clause
     verbatim: float | None  # alignment 0-100 when the chunk reproduces the query
 
     def features(self) -> list[float]:
@@ -117,10 +119,40 @@ class Evidence:
             math.log(self.rank),
             self.top_ratio,
             float(self.prose < SHORT_PROSE),
+            float(self.boilerplate),
         ]
 
 
 SHORT_PROSE = 25  # fewer words than this: a page footer, a heading, a contents or signature line
+# A contents line ends in its page number (after dot leaders or spaces); a signature block is
+# "By:", "Name:", "Title:", "Date:" lines or "IN WITNESS WHEREOF"; page furniture "Page 4 of 12".
+_CONTENTS_LINE = re.compile(
+    r"(?:\.{3,}|\s{2,}|\t)\s*\d{1,3}\s*$|^\s*(?:section|article|cl[aá]usula)?\s*[\dIVX.]+\s+[^\n]{3,60}\s\d{1,3}\s*$",
+    re.I,
+)
+_SIGNATURE_LINE = re.compile(
+    r"^\s*(?:by|name|title|date|its|signature|nome|cargo|data|assinatura|p/)\s*:|in witness whereof|em testemunho|e por estarem",
+    re.I,
+)
+_FURNITURE = re.compile(r"^\s*(?:page|p[aá]gina|p\.)\s*\d+\s*(?:of|de|/)\s*\d+\s*$", re.I)
+
+
+def is_boilerplate(text: str) -> bool:
+    """Is the chunk mostly a table of contents, a signature block or page furniture (a "Page 4 of
+    12" footer) — text that names clauses or parties without stating any?"""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return True
+    contents = sum(1 for line in lines if _CONTENTS_LINE.search(line))
+    signature = sum(1 for line in lines if _SIGNATURE_LINE.search(line))
+    furniture = sum(1 for line in lines if _FURNITURE.search(line))
+    return (
+        contents >= max(4, 0.5 * len(lines))
+        or signature >= max(3, 0.3 * len(lines))
+        or furniture == len(lines)
+    )
+
+
 FEATURES = (
     "bias",
     "lexical",
@@ -132,6 +164,7 @@ FEATURES = (
     "log_rank",
     "top_ratio",
     "short",
+    "boilerplate",
 )
 
 
@@ -174,6 +207,7 @@ class Rater:
             rank=rank,
             top_ratio=hit.score / top if top > 0 else 0.0,
             prose=sum(1 for w in hit.text.split() if len(w) >= 3 and w[0].isalpha()),
+            boilerplate=is_boilerplate(hit.text),
             verbatim=self.verbatim.get(hit.chunk_id),
         )
 
