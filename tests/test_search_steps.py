@@ -99,7 +99,7 @@ def _first_doc(app: CaseTrack, ranking: Ranking) -> str:
 
 
 def test_the_steps_run_in_the_documented_order() -> None:
-    assert [s.name for s in STEPS] == ["reorder", "boost", "topic", "rerank", "verbatim"]
+    assert [s.name for s in STEPS] == ["reorder", "boost", "echo", "topic", "rerank", "verbatim"]
 
 
 def test_focus_lets_the_named_documents_chunks_trade_places_only(app: CaseTrack) -> None:

@@ -16,6 +16,7 @@ from casetrack.search.ranking.relevance import Calibration
 __all__ = [
     "LISTS",
     "BoostSettings",
+    "EchoSettings",
     "LabelSettings",
     "FocusSettings",
     "FusionSettings",
@@ -89,6 +90,16 @@ class BoostSettings:
 
 
 @dataclass(frozen=True)
+class EchoSettings:
+    """A passage that repeats a run of the question's own content words in order gets up to `weight`
+    more first places (ranking/echo.py), so a wrong guess in the caller's likely wording cannot bury
+    where the question's words are; with `only_with_words`, only when the caller gave words."""
+
+    weight: float = 1.0
+    only_with_words: bool = True
+
+
+@dataclass(frozen=True)
 class TopicSettings:
     """A keyword query (at most four content words) lifts chunks with a line about the term (its
     heading, definition) by `weight` first places (ranking/topic.py). Off: on 39 hand-checked
@@ -121,26 +132,31 @@ class VerbatimSettings:
 @dataclass(frozen=True)
 class WordsSettings:
     """How the caller's keywords and likely wording (issue 27) are used, when given: evidence of the
-    answer's words. The question alone still names documents, is pinned, matched verbatim and rated."""
+    answer's words. The question alone still names documents, is matched verbatim, boosts by its
+    exact signals and is rated; the pin-cite weighs the words below the question's own.
 
-    # BM25 recalls and ranks with the question, keywords and wording as one query.
+    Defaults chosen on the spent blind sets with words written blind to the documents
+    (bench/RESULTS.md, "The caller's words"): BM25, E1 and E6 read the question, keywords and
+    likely wording as one text (as a careful searcher would type them), E7 the question alone.
+    Separate lists for the question alone (BM25, E1) or for the wording alone each measured worse:
+    many lists of equal say drown the one that reads everything."""
+
     expand_bm25: bool = True
-    # ... and BM25 of the question alone ranks too, with this weight (0: not at all), so an exact
-    # match of the question's own words is never buried by a wrong guess.
-    question_bm25_weight: float = 1.0
-    # E1 of the likely wording ranks every candidate (a passage-like text: encoded as a passage),
-    # with this weight, and recalls its own nearest neighbours.
-    wording_weight: float = 1.0
+    # BM25 of the question alone as one more list, with this weight (0: not at all).
+    question_bm25_weight: float = 0.0
+    # E1 of the likely wording alone as one more list, with this weight (0: not at all); encoded as
+    # a passage (it is worded like one); `wording_recall` adds its nearest neighbours to recall.
+    wording_weight: float = 0.0
     wording_as_passage: bool = True
-    wording_recall: bool = True
+    wording_recall: bool = False
     # E1, E6 (sparse) and E7 read the expanded text (else the question alone); with E1 expanded,
     # E1 of the question alone ranks too, with `dense_question_weight` (0: not at all).
-    expand_dense: bool = False
+    expand_dense: bool = True
     dense_question_weight: float = 0.0
     expand_sparse: bool = True
     expand_e7: bool = False
     # The pin-cite weighs the keywords' and wording's terms beside the question's, at this role.
-    pin_weight: float = 0.0
+    pin_weight: float = 0.3
     # A question asking for a standard provision by its purpose, with no keywords of the caller's,
     # gets the provision's usual words as keywords (search/query/clauses.py).
     provisions: bool = True
@@ -155,7 +171,7 @@ class LabelSettings:
 
 
 # The groups of SearchConfig, by attribute name (also the prefix of their flat names).
-_GROUPS = ("recall", "fusion", "focus", "boost", "topic", "rerank", "verbatim", "words", "labels")
+_GROUPS = ("recall", "fusion", "focus", "boost", "echo", "topic", "rerank", "verbatim", "words", "labels")
 
 
 @dataclass(frozen=True)
@@ -164,6 +180,7 @@ class SearchConfig:
     fusion: FusionSettings = field(default_factory=FusionSettings)
     focus: FocusSettings = field(default_factory=FocusSettings)
     boost: BoostSettings = field(default_factory=BoostSettings)
+    echo: EchoSettings = field(default_factory=EchoSettings)
     topic: TopicSettings = field(default_factory=TopicSettings)
     rerank: RerankSettings = field(default_factory=RerankSettings)
     verbatim: VerbatimSettings = field(default_factory=VerbatimSettings)
@@ -213,7 +230,7 @@ def _flat_name(name: str) -> tuple[str | None, str]:
     if name in ("max_top_k", "cache_queries") or name in _GROUPS and name in ("recall", "fusion"):
         return None, name
     if name in _GROUPS and name not in ("words", "labels"):
-        return name, "weight" if name == "topic" else "on"
+        return name, "weight" if name in ("topic", "echo") else "on"
     for group in _GROUPS:
         if name.startswith(group + "_") and name[len(group) + 1 :] in _field_names(group):
             return group, name[len(group) + 1 :]

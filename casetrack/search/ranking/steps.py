@@ -9,10 +9,12 @@ returns a new ranking, or None when it had nothing to do. Why this order:
    exact signals below still lift the chunk that holds them.
 2. boost: exact-match signals (citations, numbers, quoted phrases, names) add up to one more first
    place (ranking/boost.py).
-3. topic: a keyword query's clause about the term (ranking/topic.py; off by default).
-4. rerank: late-interaction MaxSim of the best candidates as one more list (ranking/rerank.py; off
+3. echo: with the caller's words, a passage that repeats a run of the question's own words in order
+   gets up to one more first place (ranking/echo.py), so a wrong guess of the wording cannot bury it.
+4. topic: a keyword query's clause about the term (ranking/topic.py; off by default).
+5. rerank: late-interaction MaxSim of the best candidates as one more list (ranking/rerank.py; off
    by default).
-5. verbatim: last, because a passage the query reproduces goes above everything, whatever the
+6. verbatim: last, because a passage the query reproduces goes above everything, whatever the
    steps before did (ranking/verbatim.py).
 
 Each step's settings are its group of `SearchConfig` (ranking/config.py).
@@ -23,8 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
-from casetrack.domain.slots import BM25
-from casetrack.search.ranking import boost, naming, rerank, topic, verbatim
+from casetrack.search.ranking import boost, echo, naming, rerank, topic, verbatim
 from casetrack.search.ranking.context import SearchContext
 from casetrack.search.ranking.fusion import reciprocal_rank_fusion
 from casetrack.search.ranking.lists import BM25_QUESTION, DENSE_QUESTION, QUESTION, WORDING, Lists
@@ -110,6 +111,25 @@ def _boost(ranked: RankInput, ranking: Ranking) -> Ranking:
     return ranking.with_scores(_added(ranking.scores, values, cfg.weight, ctx.config.fusion.rrf_k))
 
 
+def _echo(ranked: RankInput, ranking: Ranking) -> Ranking:
+    ctx = ranked.context
+    query, analyzer = ctx.query, ctx.store.bm25.analyzer
+
+    def is_name(word: str) -> bool:
+        return bool(set(analyzer.terms(word)) & query.roles.names)
+
+    values = echo.echo_scores(query.asked, ranked.texts(ranking), is_name)
+    return ranking.with_scores(
+        _added(ranking.scores, values, ctx.config.echo.weight, ctx.config.fusion.rrf_k)
+    )
+
+
+def _echo_active(ranked: RankInput, ranking: Ranking) -> bool:
+    cfg = ranked.context.config.echo
+    wanted = ranked.context.query.has_words or not cfg.only_with_words
+    return cfg.weight > 0 and wanted and _has_scores(ranked, ranking)
+
+
 def _topic(ranked: RankInput, ranking: Ranking) -> Ranking:
     ctx = ranked.context
     values = topic.topic_scores(ctx.query.keyword_stems, ranked.texts(ranking))
@@ -145,12 +165,12 @@ def _verbatim(ranked: RankInput, ranking: Ranking) -> Ranking | None:
     """Candidates that reproduce the query go first, also when the passage runs over two chunks.
 
     A passage the query reproduces holds nearly all of its words, so BM25 of the query ranks it
-    among its first VERBATIM_BM25 (noise and hyphenation cost a few words, not the rank): only those
-    are aligned when BM25 ranked the query itself (not the caller's expanded words)."""
+    among its first VERBATIM_BM25 (noise and hyphenation cost a few words, not the rank; the caller's
+    words only add more): only those are aligned."""
     ctx = ranked.context
     folded, words = ctx.query.folded, ctx.query.words
     texts = ranked.texts(ranking)
-    if ranked.candidates.bm25 and ctx.list_text(BM25) == ctx.query.text:
+    if ranked.candidates.bm25:
         first = set(ranked.candidates.bm25[: verbatim.VERBATIM_BM25])
         texts = [(c, t) for c, t in texts if c in first]
     matches, straddles = verbatim.verbatim_matches(folded, words, texts)
@@ -173,6 +193,7 @@ def _has_scores(_: RankInput, ranking: Ranking) -> bool:
 STEPS: tuple[Step, ...] = (
     Step("reorder", _focus, lambda r, _: r.candidates.focus is not None),
     Step("boost", _boost, lambda r, s: r.context.config.boost.on and _has_scores(r, s), stage="boost"),
+    Step("echo", _echo, _echo_active, stage="echo"),
     Step("topic", _topic, lambda r, s: r.context.config.topic.weight > 0 and _has_scores(r, s)),
     Step("rerank", _rerank, lambda r, s: r.context.config.rerank.on and _has_scores(r, s), stage="rerank"),
     Step(
