@@ -112,3 +112,51 @@ def test_one_citation_is_shown_once(tmp_path: Path) -> None:
     citations = [h.citation for h in response.hits]
     assert len(citations) == len(set(citations)) == 5
     app.close()
+
+
+def test_table_and_eval_take_the_words_from_their_csv(home: Path, tmp_path: Path) -> None:
+    env = {"CASETRACK_CLI_DAEMON": "never"}
+    question = "Which state's rules apply if the supplier and buyer end up in court?"
+    words = (
+        'governing law;construed in accordance with,"This Agreement shall be governed by the laws of Ohio."'
+    )
+    questions = tmp_path / "questions.csv"
+    questions.write_text(f'question,keywords,likely_wording\n"{question}",{words}\n')
+    out = run_json(
+        "--data-dir",
+        str(home),
+        "table",
+        "--case",
+        CASE,
+        str(questions),
+        "--out",
+        str(tmp_path / "t.csv"),
+        env=env,
+    )
+    assert out["rows"][0]["document"] == "supply.txt" and "Texas" in out["rows"][0]["passage"]
+    known = tmp_path / "known.csv"
+    known.write_text(
+        f'question,document,quote,keywords,likely_wording\n"{question}",supply.txt,laws of the State of Texas,{words}\n'
+    )
+    report = run_json("--data-dir", str(home), "eval", "--case", CASE, str(known), env=env)
+    assert report["rows"][0]["rank"] == 1
+
+
+def test_the_csv_columns_are_read(tmp_path: Path) -> None:
+    from casetrack.app.case_eval import read_known
+    from casetrack.app.evidence import Asked, read_asked
+
+    path = tmp_path / "q.csv"
+    path.write_text(
+        'question;keywords;likely_wording\nQual o foro?;"foro; eleição de foro";"Fica eleito o foro de Campinas."\nE a multa?;;\n'
+    )
+    assert read_asked(path) == [
+        Asked("Qual o foro?", ("foro", "eleição de foro"), "Fica eleito o foro de Campinas."),
+        Asked("E a multa?"),
+    ]
+    (tmp_path / "plain.txt").write_text("Qual o foro?\n")
+    assert read_asked(tmp_path / "plain.txt") == [Asked("Qual o foro?")]
+    known = tmp_path / "k.csv"
+    known.write_text("question,document,page,keywords\nQual o foro?,a.pdf,3,foro;comarca\n")
+    row = read_known(known)[0]
+    assert row["keywords"] == ["foro", "comarca"] and row["likely_wording"] is None

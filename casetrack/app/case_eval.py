@@ -19,7 +19,7 @@ from pathlib import Path
 
 from typing_extensions import TypedDict
 
-from casetrack.app.evidence import csv_rows
+from casetrack.app.evidence import caller_words, csv_rows
 from casetrack.domain.views import DocumentSummary, HitJson, SearchJson
 from casetrack.errors import CaseTrackError
 
@@ -37,6 +37,8 @@ class KnownRow(TypedDict):
     page: int | None
     quote: str
     problem: str | None  # a row that cannot be judged (a page that is not a number): a miss, said why
+    keywords: list[str]  # the searcher's alternative searches (optional column, separated by ";")
+    likely_wording: str | None  # the searcher's guess of the answer's wording (optional column)
 
 
 class EvalQuestion(TypedDict):
@@ -112,6 +114,8 @@ def read_known(path: Path) -> list[KnownRow]:
                 "page": page,
                 "quote": row.get("quote", ""),
                 "problem": problem,
+                "keywords": list(caller_words(row)[0]),
+                "likely_wording": caller_words(row)[1],
             }
         )
     if not known:

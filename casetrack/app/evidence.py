@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from typing_extensions import TypedDict
@@ -122,6 +123,31 @@ def evidence_rows(
             "chunk_id": "",
         }
     ]
+
+
+@dataclass(frozen=True)
+class Asked:
+    """One question of a questions file, with the caller's words for its answer when the file has them."""
+
+    question: str
+    keywords: tuple[str, ...] = ()
+    likely_wording: str | None = None
+
+
+def caller_words(row: dict[str, str]) -> tuple[tuple[str, ...], str | None]:
+    """A CSV row's optional `keywords` (separated by `;`) and `likely_wording` columns."""
+    keywords = tuple(k.strip() for k in row.get("keywords", "").split(";") if k.strip())
+    return keywords, row.get("likely_wording", "").strip() or None
+
+
+def read_asked(path: Path) -> list[Asked]:
+    """The questions of a file (see `read_questions`); a .csv may add `keywords` (separated by `;`)
+    and `likely_wording` columns: the searcher's words for each answer (search_case's own)."""
+    questions = read_questions(path)
+    if path.suffix.lower() != ".csv":
+        return [Asked(q) for q in questions]
+    rows = [r for r in csv_rows(path.read_text(encoding="utf-8-sig"), path) if r.get("question", "").strip()]
+    return [Asked(r["question"].strip(), *caller_words(r)) for r in rows]
 
 
 def read_questions(path: Path) -> list[str]:

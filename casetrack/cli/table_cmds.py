@@ -21,7 +21,7 @@ from casetrack.errors import CaseTrackError
 
 if TYPE_CHECKING:
     from casetrack.app.case_eval import EvalQuestion, EvalReport, KnownRow
-    from casetrack.app.evidence import EvidenceRow
+    from casetrack.app.evidence import Asked, EvidenceRow
     from casetrack.domain.views import SearchJson
 
 T = TypeVar("T")
@@ -38,17 +38,21 @@ def _progress(items: Sequence[T], label: str) -> Iterator[Iterator[T]]:
         label=label,
         file=sys.stderr,
         show_pos=True,
-        item_show_func=lambda q: str(q)[:40] if q is not None else "",
+        item_show_func=lambda q: str(getattr(q, "question", q))[:40] if q is not None else "",
     ) as bar:
         yield iter(bar)
 
 
 def _search(
-    ctx: click.Context, case: str, question: str, top_k: int, per_document: bool = False
+    ctx: click.Context,
+    case: str,
+    asked: Asked,
+    top_k: int,
+    per_document: bool = False,
 ) -> SearchJson:
-    response: SearchJson = read(
-        ctx, "search", {"case": case, "query": question, "top_k": top_k, "per_document": per_document}
-    )
+    args = {"case": case, "query": asked.question, "top_k": top_k, "per_document": per_document}
+    args |= {"keywords": list(asked.keywords), "likely_wording": asked.likely_wording}
+    response: SearchJson = read(ctx, "search", args)
     return response
 
 
@@ -95,17 +99,18 @@ def table(
     The passage is the pin-cite's text (the lines that answer), else the passage's; score is the result's
     relevance (0-1); no_good_match=yes means nothing in the case clearly answers that question.
     """
-    from casetrack.app.evidence import EVIDENCE_COLUMNS, evidence_rows, read_questions, search_top_k
+    from casetrack.app.evidence import EVIDENCE_COLUMNS, evidence_rows, read_asked, search_top_k
     from casetrack.app.tabular import table_format, write_table
 
     table_format(out)  # a wrong extension fails before any search
-    questions = read_questions(questions_file)
+    asked = read_asked(questions_file)
+    questions = [a.question for a in asked]
     name = _case_name(ctx, case)
     rows: list[EvidenceRow] = []
-    with _progress(questions, "Searching") as items:
-        for question in items:
-            response = _search(ctx, case, question, search_top_k(per_question, by_document), by_document)
-            rows += evidence_rows(question, response, per_question, by_document)
+    with _progress(asked, "Searching") as items:
+        for one in items:
+            response = _search(ctx, case, one, search_top_k(per_question, by_document), by_document)
+            rows += evidence_rows(one.question, response, per_question, by_document)
     written = write_table(out, EVIDENCE_COLUMNS, rows, title=f"Evidence table: {name}")
     weak = sum(1 for q in questions if any(r["question"] == q and r["no_good_match"] for r in rows))
     if as_json:
@@ -141,6 +146,7 @@ def _verifier(ctx: click.Context, case: str) -> Callable[[str, str, int | None, 
 
 def _evaluate(ctx: click.Context, case: str, known: list[KnownRow]) -> list[EvalQuestion]:
     from casetrack.app.case_eval import DEPTH, failed, judge, resolve_documents
+    from casetrack.app.evidence import Asked
 
     documents = read(ctx, "list_documents", {"case": case})
     ids = resolve_documents([k["document"] for k in known], documents)
@@ -152,9 +158,8 @@ def _evaluate(ctx: click.Context, case: str, known: list[KnownRow]) -> list[Eval
                 rows.append(failed(row, row["problem"]))
                 continue
             try:
-                rows.append(
-                    judge(row, ids[row["document"]], _search(ctx, case, row["question"], DEPTH), verify)
-                )
+                asked = Asked(row["question"], tuple(row["keywords"]), row["likely_wording"])
+                rows.append(judge(row, ids[row["document"]], _search(ctx, case, asked, DEPTH), verify))
             except CaseTrackError as e:  # counted as a miss, never dropped
                 rows.append(failed(row, e.message))
     return rows
