@@ -135,3 +135,12 @@ class PageViewOut(_Out):
     lines: list[dict[str, Any]]
     highlights: list[list[float]]
     warnings: list[str]
+
+
+class PageImageOut(_Out):
+    """get_page_image: which page the PNG (the tool's image content) shows."""
+
+    document_id: str
+    page_index: int
+    width: int
+    mime_type: str

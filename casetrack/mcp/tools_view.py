@@ -20,7 +20,7 @@ from mcp.types import CallToolResult, ImageContent, TextContent
 from pydantic import Field
 
 from casetrack.mcp.context import READ, CaseNameArg, ToolSet, call, client_of, tool_context
-from casetrack.mcp.schemas import PageViewOut
+from casetrack.mcp.schemas import PageImageOut, PageViewOut
 from casetrack.view.bundle import VIEW_MIME, VIEW_URI, view_html
 from casetrack.view.records import PageViewJson
 
@@ -137,15 +137,19 @@ async def get_page_image(
     page_index: Annotated[int, Field(ge=0, description="0-based page")] = 0,
     width: Annotated[int, Field(ge=200, le=2400, description="Image width in pixels")] = 1200,
     case_name: CaseNameArg = None,
-) -> CallToolResult:
+) -> Annotated[CallToolResult, PageImageOut]:
     tc = tool_context(ctx)
 
-    def run() -> bytes:
-        return tc.host.app.page_image(tc.case_id(case_name), document, page_index, width)
+    def run() -> tuple[bytes, str]:
+        case_id = tc.case_id(case_name)
+        png = tc.host.app.page_image(case_id, document, page_index, width)
+        return png, tc.host.app.document_details(case_id, document)["document_id"]
 
-    png = await call(run)
+    png, doc_id = await call(run)
+    out = PageImageOut(document_id=doc_id, page_index=page_index, width=width, mime_type="image/png")
     return CallToolResult(
         content=[
             ImageContent(type="image", data=base64.b64encode(png).decode("ascii"), mime_type="image/png")
-        ]
+        ],
+        structured_content=out.model_dump(mode="json"),
     )
