@@ -23,7 +23,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("casetrack.cli", "casetrack.__main__", "casetrack.daemon", "casetrack.mcp", "casetrack.setup"),
     ),
     ("application", ("casetrack.app",)),
-    ("services", ("casetrack.ingest", "casetrack.search")),
+    ("services", ("casetrack.ingest", "casetrack.search", "casetrack.view")),
     (
         "components",
         (

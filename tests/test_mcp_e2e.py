@@ -25,6 +25,8 @@ LENER_TXT = DATA / "lener_br/raw_text/RR474820145230056.txt"
 DOCX = DATA / "docx/python-docx_tests/blk-paras-and-tables.docx"
 
 READ_ONLY = {
+    "get_page_view",
+    "get_page_image",
     "list_cases",
     "get_case_info",
     "get_job",

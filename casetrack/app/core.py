@@ -41,6 +41,9 @@ if TYPE_CHECKING:
     from casetrack.store.case_check import CheckReport
     from casetrack.store.case_store import CaseStore
     from casetrack.store.lance_tables import LanceTables
+    from casetrack.view.records import PageView
+    from casetrack.view.targets import ViewRequest
+    from casetrack.view.views import PageViews
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +65,7 @@ class CaseTrack:
         self.registry = CaseRegistry(settings.registry_path, settings.cases_dir)
         self._pool: EmbedderPool | None = None
         self._search_runtime: SearchRuntime | None = None
+        self._page_views: PageViews | None = None
         # One LanceDB dataset handle per case for the life of the process: reopening it for every
         # search reloads its indexes from disk (~100 ms for a 100k-chunk vector index).
         self._lance: dict[str, LanceTables] = {}
@@ -98,6 +102,15 @@ class CaseTrack:
 
             self._search_runtime = SearchRuntime()
         return self._search_runtime
+
+    @property
+    def page_views(self) -> PageViews:
+        """The page view's operations and this process's cache of page geometry (view/views.py)."""
+        if self._page_views is None:
+            from casetrack.view.views import PageViews
+
+            self._page_views = PageViews(self.settings.ocr_languages)
+        return self._page_views
 
     # -- cases --------------------------------------------------------------------------------
 
@@ -234,6 +247,24 @@ class CaseTrack:
             view = pin_chunk_view(store, view, query) if query and query.strip() else view
             self._audit(client, store.record.name, "get_chunk", 1, started, query)
             return view
+
+    def page_view(self, case: str, request: ViewRequest, client: str = "cli") -> PageView:
+        """A cited page: its lines, the cited ones marked and placed on the page (casetrack/view/)."""
+        started = time.perf_counter()
+        with self.reading(case) as store:
+            view = self.page_views.page_view(store, request)
+            self._audit(client, store.record.name, "get_page_view", 1, started, None)
+            return view
+
+    def page_image(self, case: str, document: str, page_index: int, width: int) -> bytes:
+        """A page of a document's original drawn as PNG (for the page view)."""
+        with self.reading(case) as store:
+            return self.page_views.page_image(store, document, page_index, width)
+
+    def highlighted_page(self, case: str, request: ViewRequest, width: int) -> bytes:
+        """A cited page as PNG with its cited lines highlighted (`casetrack show --out`)."""
+        with self.reading(case) as store:
+            return self.page_views.highlighted_png(store, request, width)
 
     def find_entity(
         self,

@@ -38,6 +38,7 @@ _COMMANDS: dict[str, str] = {
     "find-entity": "search_cmds:find_entity",
     "demo": "search_cmds:demo",
     "verify": "verify_cmds:verify",
+    "show": "show_cmds:show",
     "table": "table_cmds:table",
     "eval": "table_cmds:evaluate",
     "status": "status_cmds:status",

@@ -119,3 +119,28 @@ class StatusOut(_Out):
     cases: int
     active_case: str | None = None
     daemon: dict[str, Any]
+
+
+class PageViewOut(_Out):
+    """get_page_view: a cited page (casetrack/view/records.py PageViewJson)."""
+
+    case: str
+    document: str
+    document_id: str
+    page: int | None
+    page_index: int
+    page_count: int
+    citation: str
+    kind: str
+    lines: list[dict[str, Any]]
+    highlights: list[list[float]]
+    warnings: list[str]
+
+
+class PageImageOut(_Out):
+    """get_page_image: which page the PNG (the tool's image content) shows."""
+
+    document_id: str
+    page_index: int
+    width: int
+    mime_type: str

@@ -25,6 +25,7 @@ from casetrack.mcp import (
     tools_status,
     tools_table,
     tools_verify,
+    tools_view,
 )
 from casetrack.mcp.context import SessionState, ToolContext, ToolDef
 from casetrack.mcp.host import ToolHost
@@ -50,6 +51,7 @@ TOOLS: tuple[ToolDef, ...] = (
     *tools_documents.tools.tools,
     *tools_search.tools.tools,
     *tools_verify.tools.tools,
+    *tools_view.tools.tools,
     *tools_table.tools.tools,
     *tools_status.tools.tools,
     *tools_models.tools.tools,
@@ -68,7 +70,14 @@ def build_server(host: ToolHost, session: SessionState) -> MCPServer[ToolContext
         "casetrack", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan
     )
     for tool in TOOLS:
-        server.add_tool(tool.fn, title=tool.title, description=tool.description, annotations=tool.annotations)
+        server.add_tool(
+            tool.fn,
+            title=tool.title,
+            description=tool.description,
+            annotations=tool.annotations,
+            meta=tools_view.tool_meta(tool.fn.__name__),  # the page view of the citing tools (MCP Apps)
+        )
+    tools_view.register_view(server)
     for prompt in PROMPTS:
         server.add_prompt(prompt)
     return server

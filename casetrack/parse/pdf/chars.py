@@ -113,7 +113,7 @@ def dedupe_chars(chars: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _orientation(c: dict[str, Any]) -> str:
+def orientation_of(c: dict[str, Any]) -> str:
     """Reading direction of a glyph from its text matrix (which pdfminer already combines
     with the page's /Rotate): ltr, ttb (turned clockwise), btt (anticlockwise) or rtl
     (upside down)."""
@@ -157,7 +157,7 @@ def split_by_orientation(
         return [list(chars)] if chars else []
     groups: dict[str, list[dict[str, Any]]] = {}
     for c in chars:
-        orient = _orientation(c)
+        orient = orientation_of(c)
         groups.setdefault(orient, []).append(
             c if orient == "ltr" else _turn_upright(c, orient, width, height)
         )

@@ -13,11 +13,17 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from casetrack.domain import ParagraphKind
-from casetrack.parse.pdf.chars import Word, dedupe_chars, split_by_orientation, words_from_chars
+from casetrack.parse.pdf.chars import (
+    Word,
+    dedupe_chars,
+    orientation_of,
+    split_by_orientation,
+    words_from_chars,
+)
 from casetrack.parse.pdf.columns import reading_blocks
 from casetrack.parse.pdf.condensed import condensed_blocks
 from casetrack.parse.pdf.lines import Line, group_lines
@@ -32,6 +38,11 @@ _HEADING_SIZE_FACTOR = 1.15
 class LayoutParagraph:
     lines: list[str]
     kind: ParagraphKind
+    # Each line's words with their boxes, in the frame where the text reads left to right, and
+    # that frame's turn (`orientation`: ltr, ttb, btt or rtl; pdf/chars.py): the page view's
+    # highlight boxes (casetrack/view/) come from here.
+    words: list[list[Word]] = field(default_factory=list)
+    orientation: str = "ltr"
 
 
 def _paragraph_breaks(lines: list[Line], fallback_pitch: float) -> list[bool]:
@@ -137,7 +148,7 @@ def paragraphs_from_blocks(blocks: list[list[Word]]) -> list[LayoutParagraph]:
             if i == len(lines) or breaks[i]:
                 para = lines[start:i]
                 kind = ParagraphKind.HEADING if _is_heading(para, body_size) else ParagraphKind.BODY
-                out.append(LayoutParagraph([ln.text for ln in para], kind))
+                out.append(LayoutParagraph([ln.text for ln in para], kind, [ln.words for ln in para]))
                 start = i
     return out
 
@@ -153,5 +164,8 @@ def layout_page(chars: Sequence[dict[str, Any]], width: float, height: float) ->
         # only super-linear step and such pages have no running text to keep apart.
         # A condensed transcript's sheet is read a column of pages at a time (pdf/condensed.py).
         blocks = [words] if simple else (condensed_blocks(words) or reading_blocks(words))
-        out.extend(paragraphs_from_blocks(blocks))
+        orientation = orientation_of(group[0]) if group else "ltr"
+        for para in paragraphs_from_blocks(blocks):
+            para.orientation = orientation
+            out.append(para)
     return out
