@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -21,8 +19,9 @@ from casetrack.embed.token_codec import (
     tokens_within_budget,
 )
 from casetrack.embed.tokens import load_tokenizer
+from tests.conftest import MODELS
 
-MODELS_DIR = Path(__file__).resolve().parents[2] / "shared" / "models"
+MODELS_DIR = MODELS
 COLBERT = MODELS_DIR / "colbert-standin-minilm"
 
 

@@ -14,7 +14,14 @@ import pytest
 from mcp import Client
 
 from casetrack.app import CaseTrack
-from casetrack.config import ModelsLocation, Settings, install_models_dir, locate_models, resolve_settings
+from casetrack.config import (
+    ModelsLocation,
+    Settings,
+    holds_models,
+    install_models_dir,
+    locate_models,
+    resolve_settings,
+)
 from casetrack.daemon.client import daemon_command
 from casetrack.daemon.model_jobs import child_environment, download_command
 from casetrack.daemon.service import Service
@@ -109,7 +116,10 @@ def test_resolve_settings_applies_the_rule_and_children_get_only_the_users_choic
     assert built.models_choice == built.models_target == tmp_path / "m"
 
 
-def test_the_install_folder_of_a_source_tree_is_its_models_folder() -> None:
+def test_the_install_folder_of_a_source_tree_is_its_models_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Tests get an empty install folder of their own (conftest): install.sh fills this tree's.
+    assert install_models_dir() != REPO / "models" and not holds_models(install_models_dir())
+    monkeypatch.delenv("CASETRACK_INSTALL_MODELS_DIR")
     assert install_models_dir() == REPO / "models"
     assert (install_models_dir() / "catalog.json").is_file()  # where the shipped catalog is
 
