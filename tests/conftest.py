@@ -14,7 +14,7 @@ so a run without ../shared cannot pass silently.
 from __future__ import annotations
 
 import os
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -55,29 +55,42 @@ def _tool_configs() -> dict[str, str]:
 TOOL_CONFIGS = _tool_configs()  # read once, before any test moves HOME
 
 
+def _private_home(patch: pytest.MonkeyPatch, folder: Path) -> None:
+    """HOME (Path.home(), platformdirs' Documents, Claude's config files) in `folder`, no XDG dirs."""
+    folder.mkdir()
+    patch.setenv("HOME", str(folder))
+    patch.setenv("USERPROFILE", str(folder))  # Path.home() on Windows
+    for name in XDG_VARIABLES:
+        patch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _clean_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The whole run's environment, session and module fixtures included: no CASETRACK_* variable
+    of the developer's shell, a private HOME and an empty install models folder (never made)."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name in list(os.environ):
+            if name.startswith("CASETRACK_") and name not in RUN_KNOBS:
+                patch.delenv(name)
+        session = tmp_path_factory.mktemp("session-env")
+        _private_home(patch, session / "home")
+        for name, value in TOOL_CONFIGS.items():
+            patch.setenv(name, value)
+        patch.setenv("CASETRACK_INSTALL_MODELS_DIR", str(session / "install-models"))
+        patch.setenv("LANCEDB_LOG", "error")
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _isolated_home(
     tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
-    """The test's environment: CaseTrack's variables cleared, then set to the test's own folders
-    (the user's home and the install's models folder beside tmp_path, which tests list)."""
-    for name in list(os.environ):
-        if name.startswith("CASETRACK_") and name not in RUN_KNOBS:
-            monkeypatch.delenv(name)
-    env = tmp_path_factory.mktemp("env")
-    user_home = env / "home"
-    user_home.mkdir()
-    monkeypatch.setenv("HOME", str(user_home))
-    monkeypatch.setenv("USERPROFILE", str(user_home))  # Path.home() on Windows
-    for name in XDG_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    for name, value in TOOL_CONFIGS.items():
-        monkeypatch.setenv(name, value)
+    """Each test's own HOME (beside tmp_path, which tests list) and data directory, with the
+    shared model pack; what a test changes in the environment is undone after it."""
+    _private_home(monkeypatch, tmp_path_factory.mktemp("env") / "home")
     home = tmp_path / "casetrack-home"
     monkeypatch.setenv("CASETRACK_HOME", str(home))
     monkeypatch.setenv("CASETRACK_MODELS_DIR", str(MODELS))
-    monkeypatch.setenv("CASETRACK_INSTALL_MODELS_DIR", str(env / "install-models"))  # never made
-    monkeypatch.setenv("LANCEDB_LOG", "error")
     return home
 
 
