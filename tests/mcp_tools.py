@@ -66,7 +66,15 @@ for June 10, 2024.
 """
 TERMINATION = "Either party may terminate this lease with sixty (60) days written notice"
 
-Progress = list[tuple[float, float | None, str | None]]
+
+class Progress:
+    """A progress callback that keeps what it gets: (progress, total, message) per notification."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[float, float | None, str | None]] = []
+
+    async def __call__(self, progress: float, total: float | None, message: str | None) -> None:
+        self.seen.append((progress, total, message))
 
 
 def tool_settings(data: Path, files: Path) -> Settings:
@@ -173,7 +181,7 @@ def parameters(tool: Tool) -> set[str]:
     return set(tool.input_schema.get("properties", {}))
 
 
-def annotations(tool: Tool) -> tuple[bool | None, bool | None, bool | None, bool | None]:
+def hints(tool: Tool) -> tuple[bool | None, bool | None, bool | None, bool | None]:
     """(read-only, destructive, idempotent, open-world) as the client sees them."""
     ann = tool.annotations
     assert ann is not None, tool.name

@@ -84,7 +84,8 @@ def reference(spec: ModelSpec, ids: list[int], mask: list[int] | None = None) ->
     feed = {"input_ids": np.array([ids], np.int64), "attention_mask": attention}
     (out,) = session.run(["contextual"], feed)
     vectors = np.asarray(out[0], dtype=np.float32)
-    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    rows: Vectors = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    return rows
 
 
 def plain_ids(spec: ModelSpec, text: str) -> list[int]:

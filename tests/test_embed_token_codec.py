@@ -27,7 +27,8 @@ COLBERT = MODELS_DIR / "colbert-standin-minilm"
 
 def unit_rows(n: int, dim: int, seed: int = 0) -> npt.NDArray[np.float32]:
     x = np.random.default_rng(seed).standard_normal((n, dim)).astype(np.float32)
-    return x / np.linalg.norm(x, axis=1, keepdims=True)
+    rows: npt.NDArray[np.float32] = x / np.linalg.norm(x, axis=1, keepdims=True)
+    return rows
 
 
 @pytest.mark.parametrize("codec", CODECS)

@@ -16,9 +16,9 @@ from tests.mcp_tools import (
     READ,
     WRITE,
     Host,
-    annotations,
     data,
     error,
+    hints,
     open_host,
 )
 from tests.mcp_tools import parameters as params
@@ -43,8 +43,8 @@ def test_the_case_tools_keep_their_parameters_and_annotations(host: Host) -> Non
         "set_case_status": ({"status", "case_name"}, IDEMPOTENT),
         "delete_case": ({"case_name", "confirm"}, DESTRUCTIVE),
     }
-    for name, (parameters, hints) in expected.items():
-        assert (params(tools[name]), annotations(tools[name])) == (parameters, hints), name
+    for name, (parameters, expected_hints) in expected.items():
+        assert (params(tools[name]), hints(tools[name])) == (parameters, expected_hints), name
         assert tools[name].output_schema is not None, name
     create = tools["create_case"].input_schema
     assert create["required"] == ["name"] and create["properties"]["language"]["enum"] == ["en", "pt"]

@@ -18,9 +18,9 @@ from tests.mcp_tools import (
     MEMO,
     READ,
     Host,
-    annotations,
     data,
     error,
+    hints,
     open_host,
 )
 from tests.mcp_tools import parameters as params
@@ -38,8 +38,8 @@ def test_the_document_tools_keep_their_parameters_and_annotations(host: Host) ->
     assert params(tools["list_documents"]) == {"case_name", "sort_by"}
     assert params(tools["get_document"]) == {"document_name", "case_name"}
     assert params(tools["delete_document"]) == {"document_name", "confirm", "case_name"}
-    assert annotations(tools["list_documents"]) == annotations(tools["get_document"]) == READ
-    assert annotations(tools["delete_document"]) == DESTRUCTIVE
+    assert hints(tools["list_documents"]) == hints(tools["get_document"]) == READ
+    assert hints(tools["delete_document"]) == DESTRUCTIVE
     assert tools["delete_document"].input_schema["properties"]["confirm"]["default"] is False
     assert set(tools["list_documents"].input_schema["properties"]["sort_by"]["enum"]) >= {"name", "date"}
 
@@ -83,6 +83,7 @@ def test_delete_needs_confirm_and_leaves_the_file(host: Host) -> None:
         return refused, deleted, after, again
 
     source = host.service.app.document_details(host.service.app.registry.get(CASE).id, MEMO)["source_path"]
+    assert source is not None
     refused, deleted, after, again = host.run(script)
     assert "Deletion requires confirm=true" in error(refused) and "(1 chunks)" in error(refused)
     assert data(deleted) == {"deleted": True, "case": CASE, "document": MEMO}

@@ -11,7 +11,7 @@ import pytest
 from mcp import Client
 from mcp.types import CallToolResult
 
-from tests.mcp_tools import IDEMPOTENT, READ, WRITE, Host, Progress, annotations, data, error, open_host
+from tests.mcp_tools import IDEMPOTENT, READ, WRITE, Host, Progress, data, error, hints, open_host
 from tests.mcp_tools import parameters as params
 from tests.mcp_tools import text as body
 
@@ -40,8 +40,8 @@ def test_the_ingest_tools_keep_their_parameters_and_annotations(host: Host) -> N
         "get_job": ({"job_id", "wait_seconds"}, READ),
         "cancel_job": ({"job_id"}, IDEMPOTENT),
     }
-    for name, (parameters, hints) in expected.items():
-        assert (params(tools[name]), annotations(tools[name])) == (parameters, hints), name
+    for name, (parameters, expected_hints) in expected.items():
+        assert (params(tools[name]), hints(tools[name])) == (parameters, expected_hints), name
     wait = tools["ingest_document"].input_schema["properties"]["wait_seconds"]
     assert (wait["minimum"], wait["maximum"], wait["default"]) == (0, 50, 40)
     assert tools["ingest_folder"].input_schema["properties"]["wait_seconds"]["default"] == 0
@@ -49,26 +49,20 @@ def test_the_ingest_tools_keep_their_parameters_and_annotations(host: Host) -> N
 
 def test_a_document_is_ingested_with_progress_and_a_folder_as_a_job_to_follow(host: Host) -> None:
     inbox = host.files / "inbox"
-    one: Progress = []
-    followed: Progress = []
-
-    async def on_one(done: float, total: float | None, message: str | None) -> None:
-        one.append((done, total, message))
-
-    async def on_follow(done: float, total: float | None, message: str | None) -> None:
-        followed.append((done, total, message))
+    one = Progress()
+    followed = Progress()
 
     async def script(client: Client) -> tuple[CallToolResult, ...]:
         await client.call_tool("switch_case", {"case_name": CASE})
         document = await client.call_tool(
             "ingest_document",
             {"file_path": str(inbox / "sale.txt"), "wait_seconds": 50},
-            progress_callback=on_one,
+            progress_callback=one,
         )
         queued = await client.call_tool("ingest_folder", {"folder_path": str(inbox), "recursive": True})
         job_id = data(queued)["id"]
         done = await client.call_tool(
-            "get_job", {"job_id": job_id, "wait_seconds": 50}, progress_callback=on_follow
+            "get_job", {"job_id": job_id, "wait_seconds": 50}, progress_callback=followed
         )
         recent = await client.call_tool("get_job", {})
         cancelled = await client.call_tool("cancel_job", {"job_id": job_id})
@@ -87,9 +81,9 @@ def test_a_document_is_ingested_with_progress_and_a_folder_as_a_job_to_follow(ho
     assert f"Ingest job {job['id']} for {CASE}: Finished (1 of 1 files)" in body(document)
     assert "These documents are now searchable: search_case(query=...)" in body(document)
     # Each change the tool sees while it waits, stage by stage (how many depends on the timing).
-    stages = [m.removeprefix("sale.txt (") for _, _, m in one if m and m.startswith("sale.txt (")]
+    stages = [m.removeprefix("sale.txt (") for _, _, m in one.seen if m and m.startswith("sale.txt (")]
     assert stages and all(s.startswith(("file ", "parse ", "embed ", "store ", "updating")) for s in stages)
-    assert one[-1] == (1, 1, "done") and [d for d, _, _ in one] == sorted(d for d, _, _ in one)
+    assert one.seen[-1] == (1, 1, "done") and [d for d, _, _ in one.seen] == sorted(d for d, _, _ in one.seen)
 
     assert data(queued)["total"] == 2 and data(queued)["status"] in ("queued", "running", "done")
     final = data(done)["jobs"][0]
@@ -98,7 +92,7 @@ def test_a_document_is_ingested_with_progress_and_a_folder_as_a_job_to_follow(ho
         ("notes.md", "ingested"),
     ]
     assert "Already in the case: sale.txt (force=true re-ingests)" in body(done)
-    assert followed and followed[-1] == (2, 2, "done")  # what it saw of the job, to its end
+    assert followed.seen and followed.seen[-1] == (2, 2, "done")  # what it saw of the job, to its end
     assert [j["id"] for j in data(recent)["jobs"]] == [final["id"], job["id"]]
     assert f"{final['id']}: {CASE} - done, 2/2 files" in body(recent)
     assert data(cancelled)["status"] == "done"  # a finished job stays finished

@@ -11,7 +11,7 @@ import pytest
 from mcp import Client
 from mcp.types import CallToolResult
 
-from tests.mcp_tools import IDEMPOTENT, Host, annotations, data, error, open_host
+from tests.mcp_tools import IDEMPOTENT, Host, data, error, hints, open_host
 from tests.mcp_tools import parameters as params
 from tests.mcp_tools import text as body
 
@@ -26,9 +26,9 @@ def test_download_is_the_one_open_world_tool(host: Host) -> None:
     tools = host.tools()
     assert params(tools["download_models"]) == {"models", "language", "allow_unpinned", "wait_seconds"}
     assert params(tools["import_models"]) == {"folder_path", "model_id", "wait_seconds"}
-    assert annotations(tools["download_models"]) == (False, False, True, True)
-    assert annotations(tools["import_models"]) == IDEMPOTENT
-    assert [name for name, tool in tools.items() if annotations(tool)[3]] == ["download_models"]
+    assert hints(tools["download_models"]) == (False, False, True, True)
+    assert hints(tools["import_models"]) == IDEMPOTENT
+    assert [name for name, tool in tools.items() if hints(tool)[3]] == ["download_models"]
     for name in ("download_models", "import_models"):
         assert {"job", "missing"} <= set((tools[name].output_schema or {})["properties"]), name
 

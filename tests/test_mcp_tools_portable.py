@@ -12,7 +12,7 @@ import pytest
 from mcp import Client
 from mcp.types import CallToolResult
 
-from tests.mcp_tools import CASE, WRITE, Host, Progress, annotations, data, error, open_host
+from tests.mcp_tools import CASE, WRITE, Host, Progress, data, error, hints, open_host
 from tests.mcp_tools import parameters as params
 from tests.mcp_tools import text as body
 
@@ -27,32 +27,26 @@ def test_the_portable_tools_keep_their_parameters(host: Host) -> None:
     tools = host.tools()
     assert params(tools["export_case"]) == {"destination_path", "case_name", "include_sources", "overwrite"}
     assert params(tools["import_case"]) == {"source_path", "new_name"}
-    assert annotations(tools["export_case"]) == annotations(tools["import_case"]) == WRITE
+    assert hints(tools["export_case"]) == hints(tools["import_case"]) == WRITE
     assert tools["export_case"].input_schema["required"] == ["destination_path"]
 
 
 def test_a_case_goes_out_and_comes_back_under_a_new_name(host: Host) -> None:
     archive = host.files / "lease.ctcase"
-    exporting: Progress = []
-    importing: Progress = []
-
-    async def on_export(done: float, total: float | None, message: str | None) -> None:
-        exporting.append((done, total, message))
-
-    async def on_import(done: float, total: float | None, message: str | None) -> None:
-        importing.append((done, total, message))
+    exporting = Progress()
+    importing = Progress()
 
     async def script(client: Client) -> tuple[CallToolResult, ...]:
         await client.call_tool("switch_case", {"case_name": CASE})
         exported = await client.call_tool(
-            "export_case", {"destination_path": str(archive)}, progress_callback=on_export
+            "export_case", {"destination_path": str(archive)}, progress_callback=exporting
         )
         again = await client.call_tool("export_case", {"destination_path": str(archive)})
         taken = await client.call_tool("import_case", {"source_path": str(archive)})
         imported = await client.call_tool(
             "import_case",
             {"source_path": str(archive), "new_name": "Lease copy"},
-            progress_callback=on_import,
+            progress_callback=importing,
         )
         listed = await client.call_tool("list_cases", {})
         return exported, again, taken, imported, listed
@@ -71,8 +65,8 @@ def test_a_case_goes_out_and_comes_back_under_a_new_name(host: Host) -> None:
     assert body(exported).startswith(
         f'Exported case "{CASE}" to {archive}: 3 documents, 4 chunks, 3 original files'
     )
-    assert exporting and all(m and m.startswith("exporting: ") for _, _, m in exporting)
-    assert exporting[-1][0] == exporting[-1][1]
+    assert exporting.seen and all(m and m.startswith("exporting: ") for _, _, m in exporting.seen)
+    assert exporting.seen[-1][0] == exporting.seen[-1][1]
 
     assert "already exists; it was left as it is" in error(again)
     assert f'export_case(case_name="{CASE}", destination_path="{archive}", overwrite=true)' in error(again)
@@ -84,7 +78,7 @@ def test_a_case_goes_out_and_comes_back_under_a_new_name(host: Host) -> None:
     assert (copy["kind"], copy["documents"], copy["chunks"], copy["sources"]) == ("archive", 3, 4, 3)
     assert copy["models_differed"] == {} and copy["reembedded"] == []  # the same models: nothing to redo
     assert 'Imported case "Lease copy" (3 documents, 4 chunks, 3 original files)' in body(imported)
-    stages = {m.split(":")[0] for _, _, m in importing if m}
+    stages = {m.split(":")[0] for _, _, m in importing.seen if m}
     assert {"verifying checksums", "unpacking"} <= stages
     cases = data(listed)
     assert cases["active_case"] == copy["case"]["id"]

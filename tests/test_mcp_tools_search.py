@@ -17,9 +17,9 @@ from tests.mcp_tools import (
     READ,
     TERMINATION,
     Host,
-    annotations,
     data,
     error,
+    hints,
     open_host,
 )
 from tests.mcp_tools import parameters as params
@@ -52,7 +52,7 @@ def test_the_reading_tools_keep_their_parameters_and_are_read_only(host: Host) -
     assert params(tools["find_entity"]) == {"entity", "entity_type", "top_k", "case_name", *legal}
     assert params(tools["list_authorities"]) == {"top_k", "kind", "case_name"}
     for name in ("search_case", "get_chunk", "find_entity", "list_authorities"):
-        assert annotations(tools[name]) == READ, name
+        assert hints(tools[name]) == READ, name
         assert tools[name].output_schema is not None, name
     assert tools["search_case"].input_schema["required"] == ["query"]
     assert tools["get_chunk"].input_schema["required"] == ["chunk_id"]

@@ -11,7 +11,7 @@ from mcp.types import CallToolResult
 
 from casetrack import __version__
 from tests.conftest import MODELS
-from tests.mcp_tools import CASE, READ, Host, annotations, data, open_host
+from tests.mcp_tools import CASE, READ, Host, data, hints, open_host
 from tests.mcp_tools import parameters as params
 from tests.mcp_tools import text as body
 
@@ -24,7 +24,7 @@ def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Host]:
 
 def test_the_tool_takes_nothing_and_is_read_only(host: Host) -> None:
     tool = host.tools()["get_status"]
-    assert params(tool) == set() and annotations(tool) == READ
+    assert params(tool) == set() and hints(tool) == READ
     assert {"version", "data_dir", "memory_mode", "cases", "active_case", "daemon"} <= set(
         (tool.output_schema or {})["properties"]
     )

@@ -12,7 +12,7 @@ import pytest
 from mcp import Client
 from mcp.types import CallToolResult
 
-from tests.mcp_tools import CASE, HOSTING, LEASE, WRITE, Host, Progress, annotations, data, error, open_host
+from tests.mcp_tools import CASE, HOSTING, LEASE, WRITE, Host, Progress, data, error, hints, open_host
 from tests.mcp_tools import parameters as params
 from tests.mcp_tools import text as body
 
@@ -36,20 +36,17 @@ def test_the_tool_keeps_its_parameters_and_writes_nothing_destructive(host: Host
         "output_path",
         "overwrite",
     }
-    assert annotations(tool) == WRITE and tool.input_schema["required"] == ["questions"]
+    assert hints(tool) == WRITE and tool.input_schema["required"] == ["questions"]
     assert tool.input_schema["properties"]["questions"]["maxItems"] == 100
 
 
 def test_rows_cite_each_answer_and_a_csv_is_written_private(host: Host) -> None:
-    progress: Progress = []
+    progress = Progress()
     target = host.files / "chronology.csv"
-
-    async def on_progress(done: float, total: float | None, message: str | None) -> None:
-        progress.append((done, total, message))
 
     async def script(client: Client) -> tuple[CallToolResult, ...]:
         args = {"questions": [NOTICE, FEE], "case_name": CASE, "per_question": 1}
-        table = await client.call_tool("build_evidence_table", args, progress_callback=on_progress)
+        table = await client.call_tool("build_evidence_table", args, progress_callback=progress)
         written = await client.call_tool("build_evidence_table", {**args, "output_path": str(target)})
         return table, written
 
@@ -65,8 +62,8 @@ def test_rows_cite_each_answer_and_a_csv_is_written_private(host: Host) -> None:
     assert f"Q: {NOTICE}" in body(table) and f'1. {LEASE}, para. 4, ll. 8-9 [strong]: "Either party' in body(
         table
     )
-    assert [(done, total) for done, total, _ in progress] == [(0, 2), (1, 2), (2, 2)]
-    assert progress[0][2] == f"searching: {NOTICE}" and progress[-1][2] == "done"
+    assert [(done, total) for done, total, _ in progress.seen] == [(0, 2), (1, 2), (2, 2)]
+    assert progress.seen[0][2] == f"searching: {NOTICE}" and progress.seen[-1][2] == "done"
 
     assert data(written)["written_to"] == str(target) and f"Written to {target}" in body(written)
     assert stat.S_IMODE(target.stat().st_mode) == 0o600

@@ -18,9 +18,9 @@ from tests.mcp_tools import (
     READ,
     TERMINATION,
     Host,
-    annotations,
     data,
     error,
+    hints,
     open_host,
 )
 from tests.mcp_tools import text as body
@@ -46,7 +46,7 @@ def verify(host: Host, *calls: dict[str, object]) -> list[CallToolResult]:
 
 def test_the_tool_keeps_its_parameters_and_is_read_only(host: Host) -> None:
     tool = host.tools()["verify_citation"]
-    assert annotations(tool) == READ and tool.input_schema["required"] == ["quote"]
+    assert hints(tool) == READ and tool.input_schema["required"] == ["quote"]
     properties = tool.input_schema["properties"]
     assert {"minimum": 1, "type": "integer"} in properties["page"]["anyOf"]
     assert properties["quote"]["maxLength"] == 5000

@@ -298,10 +298,10 @@ def test_download_models_runs_as_a_job_with_progress_and_search_uses_the_model(
     hub: FakeHub, tmp_path: Path
 ) -> None:
     service = service_for(tmp_path)
-    progress: Progress = []
+    notified: Progress = []
 
-    async def on_progress(done: float, total: float | None, message: str | None) -> None:
-        progress.append((done, total, message))
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        notified.append((progress, total, message))
 
     async def calls(client: Client) -> tuple[Any, ...]:
         listed = {t.name: t for t in (await client.list_tools()).tools}
@@ -324,9 +324,9 @@ def test_download_models_runs_as_a_job_with_progress_and_search_uses_the_model(
     assert not done.is_error and job["status"] == "done", body(done)
     assert job["results"][0]["status"] == "installed" and job["results"][0]["revision"] == COMMIT
     assert "Search uses the installed models now" in body(done)
-    fractions = [p for p, total, _ in progress if total == 1]
+    fractions = [p for p, total, _ in notified if total == 1]
     assert fractions == sorted(fractions) and fractions[-1] == 1 and any(0 < f < 1 for f in fractions)
-    assert any(m and "onnx/model.onnx" in m and "MB" in m for _, _, m in progress)
+    assert any(m and "onnx/model.onnx" in m and "MB" in m for _, _, m in notified)
     assert hub.gets("onnx/model.onnx") == [None]
     # Installed where downloads go, checked, and used without a restart.
     installed = tmp_path / "data" / "models" / TINY

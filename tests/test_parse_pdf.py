@@ -19,6 +19,7 @@ from casetrack.errors import (
     ScanNotReadError,
 )
 from casetrack.parse import pdf as pdf_module
+from casetrack.parse import pdf_layout
 from casetrack.parse.options import ParseOptions
 from casetrack.parse.pdf import parse_pdf, pdf_page_count
 from casetrack.parse.pdf_chars import Word, clean_text
@@ -260,7 +261,7 @@ def test_malformed_pdfjs_files_parse_or_fail_cleanly(name: str) -> None:
 
 
 def test_a_failing_page_is_left_empty(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = pdf_module.layout_page
+    real = pdf_layout.layout_page  # what parse/pdf.py calls, until the patch below
     calls = {"n": 0}
 
     def flaky(*args: object, **kwargs: object) -> object:
