@@ -2,9 +2,9 @@
 
 Every test starts from the same environment, whatever the developer's shell, home folder or
 install hold: no CASETRACK_* variable of the shell reaches it, HOME is a private folder (Claude's
-config files, platformdirs' Documents), and the install's own models folder is an empty one of the
-test's (install.sh fills the repository's `models/`; a test that wants an install folder makes
-one). Subprocesses inherit this environment.
+config files, platformdirs' Documents), and the install's own models folder is an empty one
+(install.sh fills the repository's `models/`; a test that wants an install folder makes one).
+Subprocesses inherit this environment.
 
 The shared test data and models live in ../shared (CT_TEST_SHARED=DIR names another folder). A
 test whose data is missing is skipped with "test data missing"; the run ends with their count,
