@@ -126,14 +126,17 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> Genera
     """After the short summary, just above pytest's last line: the tests skipped for missing data."""
     yield
     count = skipped_for_missing_data(terminalreporter.stats.get("skipped", []))
-    if count:
-        terminalreporter.write_sep(
-            "!", f"{count} tests skipped: {MISSING} (data/ and models/ of {SHARED})", red=True, bold=True
-        )
-        terminalreporter.write_line(
-            f"Place the shared test data and models at {SHARED} (../shared beside the repository, or "
-            "CT_TEST_SHARED=DIR), then run the tests again.",
-            red=True,
-        )
-    else:
+    absent = [str(folder) for folder in (DATA, MODELS) if not folder.is_dir()]
+    if not count and not absent:
         terminalreporter.write_line(f"0 tests skipped for missing test data ({SHARED})")
+        return
+    terminalreporter.write_sep(
+        "!", f"{count} tests skipped: {MISSING} (data/ and models/ of {SHARED})", red=True, bold=True
+    )
+    if absent:  # tests parametrized over its files are not even collected
+        terminalreporter.write_line(f"Not there at all: {', '.join(absent)}.", red=True)
+    terminalreporter.write_line(
+        f"Place the shared test data and models at {SHARED} (../shared beside the repository, or "
+        "CT_TEST_SHARED=DIR), then run the tests again.",
+        red=True,
+    )

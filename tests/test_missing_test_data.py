@@ -41,8 +41,10 @@ def test_a_run_without_the_data_ends_with_how_many_tests_it_skipped(tmp_path: Pa
     )
     lines = done.stdout.rstrip().splitlines()
     assert done.returncode == 0, done.stdout[-2000:]
-    # The count is the last thing before pytest's own summary line, after the skip reasons.
-    assert f"tests skipped: {MISSING} (data/ and models/ of {nowhere})" in lines[-3]
-    assert int(lines[-3].strip("! ").split()[0]) > 20
-    assert "CT_TEST_SHARED=DIR" in lines[-2] and " skipped in " in lines[-1]
-    assert "SKIPPED" in lines[-4]
+    # The count comes last, after the skip reasons, just before pytest's own summary line.
+    count, absent, place, last = lines[-4:]
+    assert f"tests skipped: {MISSING} (data/ and models/ of {nowhere})" in count
+    assert int(count.strip("! ").split()[0]) > 20
+    assert absent == f"Not there at all: {nowhere / 'data'}, {nowhere / 'models'}."
+    assert "CT_TEST_SHARED=DIR" in place and " skipped in " in last
+    assert "SKIPPED" in lines[-5]
