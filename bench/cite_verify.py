@@ -256,61 +256,88 @@ def misread(rng: random.Random, quote: str, share: float = 0.03) -> str:
     return "".join(OCR_MISREADS[c] if i in chosen else c for i, c in enumerate(quote))
 
 
+@dataclass(frozen=True)
+class _Quote:
+    """A quote's words as `alter` reads them: each word, the same without its punctuation."""
+
+    rng: random.Random
+    words: list[str]
+    bare: list[str]
+    portuguese: bool
+    names: list[str]
+
+    def replaced(self, i: int, word: str) -> list[str]:
+        return [*self.words[:i], word, *self.words[i + 1 :]]
+
+
+def _alter_number(q: _Quote, i: int) -> list[str] | None:
+    w, b = q.words[i], q.bare[i]
+    if _NUM.match(w) and any(c.isdigit() for c in w):
+        digits = re.findall(r"\d+", w)[0]
+        return q.replaced(i, w.replace(digits, str(int(digits) + q.rng.randint(1, 9)), 1))
+    if b.lower() in NUMBER_WORDS:
+        return q.replaced(i, w.replace(b, q.rng.choice([x for x in NUMBER_WORDS if x != b.lower()])))
+    return None
+
+
+def _alter_modal(q: _Quote, i: int) -> list[str] | None:
+    w, b = q.words[i], q.bare[i]
+    return q.replaced(i, w.replace(b, MODAL_SWAPS[b.lower()])) if b.lower() in MODAL_SWAPS else None
+
+
+def _alter_negation(q: _Quote, i: int) -> list[str] | None:
+    """ "not"/"não" taken out, or put after an English auxiliary / before a Portuguese verb."""
+    b, after = q.bare[i].lower(), i + 1 < len(q.words)
+    if b in ("not", "não") and after:
+        return q.words[:i] + q.words[i + 1 :]
+    if b in EN_NEG_AFTER and after and q.bare[i + 1].lower() != "not" and not q.portuguese:
+        return q.words[: i + 1] + ["not"] + q.words[i + 1 :]
+    if b in PT_NEG_BEFORE and i > 0 and q.bare[i - 1].lower() != "não" and q.portuguese:
+        return q.words[:i] + ["não"] + q.words[i:]
+    return None
+
+
+def _plain(b: str) -> bool:
+    """A plain word or a name: not a number word, modal or negation."""
+    return b.lower() not in NOT_NAMES and bool(split_words(b)) and not is_number(split_words(b)[0])
+
+
+def _alter_name(q: _Quote, i: int) -> list[str] | None:
+    """A capitalised word inside a sentence (not after a full stop or colon), another name."""
+    w, b = q.words[i], q.bare[i]
+    if not _plain(b) or i == 0 or not (b[:1].isupper() and b[1:].islower() and len(b) > 3):
+        return None
+    if q.words[i - 1].endswith((".", ":", ";")):
+        return None
+    return q.replaced(i, w.replace(b, q.rng.choice([n for n in q.names if n != b])))
+
+
+def _alter_other(q: _Quote, i: int) -> list[str] | None:
+    w, b = q.words[i], q.bare[i]
+    if not _plain(b) or not (b.isalpha() and b.islower() and len(b) >= 5) or b in MODAL_SWAPS:
+        return None
+    return q.replaced(i, w.replace(b, q.rng.choice([x for x in PLAIN_WORDS if x != b])))
+
+
+_ALTER = {
+    "number": _alter_number,
+    "modal": _alter_modal,
+    "negation": _alter_negation,
+    "name": _alter_name,
+    "other": _alter_other,
+}
+
+
 def alter(rng: random.Random, words: list[str], kind: str, names: list[str]) -> list[str] | None:
     """`words` with one word altered as `kind` says, or None when this quote offers no such word."""
-    out = list(words)
     portuguese = looks_portuguese(split_words(" ".join(words)))
     idx = list(range(len(words)))
     rng.shuffle(idx)
     bare = [re.sub(r"^\W+|\W+$", "", w) for w in words]
+    quote = _Quote(rng, list(words), bare, portuguese, names)
     for i in idx:
-        w, b = words[i], bare[i]
-        if kind == "number" and _NUM.match(w) and any(c.isdigit() for c in w):
-            digits = re.findall(r"\d+", w)[0]
-            out[i] = w.replace(digits, str(int(digits) + rng.randint(1, 9)), 1)
-            return out
-        if kind == "number" and b.lower() in NUMBER_WORDS:
-            out[i] = w.replace(b, rng.choice([x for x in NUMBER_WORDS if x != b.lower()]))
-            return out
-        if kind == "modal" and b.lower() in MODAL_SWAPS:
-            out[i] = w.replace(b, MODAL_SWAPS[b.lower()])
-            return out
-        if kind == "negation" and b.lower() in ("not", "não") and i + 1 < len(words):
-            return out[:i] + out[i + 1 :]
-        if (
-            kind == "negation"
-            and b.lower() in EN_NEG_AFTER
-            and i + 1 < len(words)
-            and bare[i + 1].lower() != "not"
-            and not portuguese
-        ):
-            return out[: i + 1] + ["not"] + out[i + 1 :]
-        if (
-            kind == "negation"
-            and b.lower() in PT_NEG_BEFORE
-            and i > 0
-            and bare[i - 1].lower() != "não"
-            and portuguese
-        ):
-            return out[:i] + ["não"] + out[i:]
-        if kind in ("name", "other") and (
-            b.lower() in NOT_NAMES or not split_words(b) or is_number(split_words(b)[0])
-        ):
-            continue  # a number word, modal or negation is not a plain word or a name
-        if (
-            kind == "name"
-            and i > 0
-            and b[:1].isupper()
-            and b[1:].islower()
-            and len(b) > 3
-            and not words[i - 1].endswith((".", ":", ";"))
-        ):
-            others = [n for n in names if n != b]
-            out[i] = w.replace(b, rng.choice(others))
-            return out
-        if kind == "other" and b.isalpha() and b.islower() and len(b) >= 5 and b not in MODAL_SWAPS:
-            out[i] = w.replace(b, rng.choice([x for x in PLAIN_WORDS if x != b]))
-            return out
+        if (changed := _ALTER[kind](quote, i)) is not None:
+            return changed
     return None
 
 
@@ -327,101 +354,112 @@ def shared_share(quote: str, case_grams: set[tuple[str, ...]]) -> float:
     return len(mine & case_grams) / len(mine) if mine else 0.0
 
 
-def generate(
-    rng: random.Random, docs: list[Doc], others: list[Doc], per_class: int
-) -> tuple[list[Case], int]:
-    cases: list[Case] = []
-    names = sorted(
-        {
-            m[0]
-            for d in docs
-            for p in d.pages
-            for m in re.finditer(r"(?<=[a-z,] )[A-Z][a-z]{3,}", p.text)
-            if not is_number(split_words(m[0])[0]) and m[0].lower() not in NOT_NAMES
-        }
+@dataclass(frozen=True)
+class _Corpus:
+    """What the generators read: this case's documents, another case's, and names and text of this one."""
+
+    docs: list[Doc]
+    others: list[Doc]
+    names: list[str]
+    text: str  # folded
+    grams: set[tuple[str, ...]]
+
+    @classmethod
+    def of(cls, docs: list[Doc], others: list[Doc]) -> _Corpus:
+        names = sorted(
+            {
+                m[0]
+                for d in docs
+                for p in d.pages
+                for m in re.finditer(r"(?<=[a-z,] )[A-Z][a-z]{3,}", p.text)
+                if not is_number(split_words(m[0])[0]) and m[0].lower() not in NOT_NAMES
+            }
+        )
+        text = fold_text(" ".join(p.text for d in docs for p in d.pages))
+        return cls(docs, others, names, text, {g for d in docs for p in d.pages for g in grams(p.text)})
+
+
+def _true_case(kind: str, quote: str, rng: random.Random, doc: Doc, w: tuple[Page, str, int, int]) -> Case:
+    """A case quoting window `w` of `doc` (its text given as `quote`), cited at the right place."""
+    page, original, s, e = w
+    return Case(
+        kind,
+        quote,
+        cite_for(rng, doc, page, s, e),
+        page.number,
+        lines_of(page, s, e),
+        {"doc": doc, "original": original},
     )
-    case_text = fold_text(" ".join(p.text for d in docs for p in d.pages))
-    case_grams = {g for d in docs for p in d.pages for g in grams(p.text)}
-    for k in range(per_class * 2):  # true quotes, right cite
-        doc = docs[k % len(docs)]
+
+
+def _exact(rng: random.Random, c: _Corpus, per_class: int) -> list[Case]:
+    """True quotes, as copied, at their right cite."""
+    out = []
+    for k in range(per_class * 2):
+        doc = c.docs[k % len(c.docs)]
         if (w := window(rng, doc)) is not None:
-            page, quote, s, e = w
-            a, b = lines_of(page, s, e)
-            cases.append(
-                Case(
-                    "exact",
-                    as_copied(rng, quote),
-                    cite_for(rng, doc, page, s, e),
-                    page.number,
-                    (a, b),
-                    {"doc": doc, "original": quote},
-                )
-            )
+            out.append(_true_case("exact", as_copied(rng, w[1]), rng, doc, w))
+    return out
+
+
+def _altered(rng: random.Random, c: _Corpus, per_class: int) -> list[Case]:
+    """Each altered kind: one word changed, and the result is nowhere in the case."""
+    out = []
     for kind in ALTERED:
         made, k = 0, 0
         while made < per_class and k < per_class * 40:
-            doc, k = docs[k % len(docs)], k + 1
+            doc, k = c.docs[k % len(c.docs)], k + 1
             w = window(rng, doc, tries=20)
             if w is None:
                 continue
-            page, quote, s, e = w
-            changed = alter(rng, quote.split(" "), kind, names)
-            if changed is None or fold_text(" ".join(changed)) in case_text:
+            changed = alter(rng, w[1].split(" "), kind, c.names)
+            if changed is None or fold_text(" ".join(changed)) in c.text:
                 continue
-            cases.append(
-                Case(
-                    kind,
-                    " ".join(changed),
-                    cite_for(rng, doc, page, s, e),
-                    page.number,
-                    lines_of(page, s, e),
-                    {"doc": doc, "original": quote},
-                )
-            )
+            out.append(_true_case(kind, " ".join(changed), rng, doc, w))
             made += 1
+    return out
+
+
+def _ocr_noise(rng: random.Random, c: _Corpus, per_class: int) -> list[Case]:
+    out = []
     for k in range(per_class):
-        doc = docs[k % len(docs)]
+        doc = c.docs[k % len(c.docs)]
         if (w := window(rng, doc)) is not None:
-            page, quote, s, e = w
-            cases.append(
-                Case(
-                    "ocr_noise",
-                    misread(rng, quote),
-                    cite_for(rng, doc, page, s, e),
-                    page.number,
-                    lines_of(page, s, e),
-                    {"doc": doc, "original": quote},
-                )
-            )
-    for k in range(per_class):  # a quote that leaves words out and says so
-        doc = docs[k % len(docs)]
+            out.append(_true_case("ocr_noise", misread(rng, w[1]), rng, doc, w))
+    return out
+
+
+def _omissions(rng: random.Random, c: _Corpus, per_class: int) -> list[Case]:
+    """A quote that leaves words out and says so ("...")."""
+    out = []
+    for k in range(per_class):
+        doc = c.docs[k % len(c.docs)]
         if (w := window(rng, doc, need=lambda ws: len(ws) >= 20)) is not None:
-            page, quote, s, e = w
-            ws = quote.split(" ")
+            ws = w[1].split(" ")
             cut = rng.randint(6, len(ws) - 12)
             short = " ".join(ws[:cut]) + " ... " + " ".join(ws[cut + rng.randint(3, 6) :])
-            cases.append(
-                Case(
-                    "omission",
-                    short,
-                    cite_for(rng, doc, page, s, e),
-                    page.number,
-                    lines_of(page, s, e),
-                    {"doc": doc, "original": quote},
-                )
-            )
-    cases += cross_pages(rng, [d for d in docs if d.paged], per_class)
-    cases += wrong_pages(rng, docs, per_class)
-    skipped = 0
+            out.append(_true_case("omission", short, rng, doc, w))
+    return out
+
+
+def _other_case(rng: random.Random, c: _Corpus, per_class: int) -> tuple[list[Case], int]:
+    """Quotes of another case's documents cited to this one; boilerplate this case holds too is skipped."""
+    out, skipped = [], 0
     for k in range(per_class):
-        w = window(rng, others[k % len(others)])
+        w = window(rng, c.others[k % len(c.others)])
         if w is None:
             continue
-        if shared_share(w[1], case_grams) >= 0.5:
+        if shared_share(w[1], c.grams) >= 0.5:
             skipped += 1  # boilerplate this case holds too ("entire agreement ... subject matter")
             continue
-        target = rng.choice(docs)
-        cases.append(Case("other_case", w[1], cite_for(rng, target, target.pages[0], 0, 1)))
+        target = rng.choice(c.docs)
+        out.append(Case("other_case", w[1], cite_for(rng, target, target.pages[0], 0, 1)))
+    return out, skipped
+
+
+def _invented(rng: random.Random, c: _Corpus, per_class: int) -> tuple[list[Case], int]:
+    """Two quotes' halves spliced, or a quote's words shuffled; what reads as real text is skipped."""
+    out, skipped, docs = [], 0, c.docs
     for k in range(per_class):
         one, two = window(rng, docs[k % len(docs)]), window(rng, docs[(k + 3) % len(docs)])
         if one is None or two is None:
@@ -434,14 +472,28 @@ def generate(
             quote = " ".join(wa[:half] + wb[-half:])
         else:
             quote = " ".join(rng.sample(wa, len(wa)))
-        if fuzz.partial_ratio(fold_text(quote), case_text) >= 90:
+        if fuzz.partial_ratio(fold_text(quote), c.text) >= 90:
             skipped += (
                 1  # spliced into a sentence the case really has ("In Witness whereof, the Parties ...")
             )
             continue
         doc = docs[k % len(docs)]
-        cases.append(Case("invented", quote, cite_for(rng, doc, one[0], one[2], one[3])))
-    return cases, skipped
+        out.append(Case("invented", quote, cite_for(rng, doc, one[0], one[2], one[3])))
+    return out, skipped
+
+
+def generate(
+    rng: random.Random, docs: list[Doc], others: list[Doc], per_class: int
+) -> tuple[list[Case], int]:
+    """Every class's cases (in this order: the seed gives the same set), and how many were skipped."""
+    corpus = _Corpus.of(docs, others)
+    cases = _exact(rng, corpus, per_class) + _altered(rng, corpus, per_class)
+    cases += _ocr_noise(rng, corpus, per_class) + _omissions(rng, corpus, per_class)
+    cases += cross_pages(rng, [d for d in docs if d.paged], per_class)
+    cases += wrong_pages(rng, docs, per_class)
+    foreign, skipped_foreign = _other_case(rng, corpus, per_class)
+    invented, skipped_invented = _invented(rng, corpus, per_class)
+    return cases + foreign + invented, skipped_foreign + skipped_invented
 
 
 FURNITURE = re.compile(

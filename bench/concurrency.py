@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 from contextlib import AsyncExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -253,18 +254,23 @@ def by_ingest_stage(calls: list[tuple[float, float]], samples: list[tuple[float,
     }
 
 
-async def run_scenario(
-    params: StdioServerParameters,
-    control: Client,
-    label: str,
-    clients: int,
-    ingest: bool,
-    questions: list[str],
-    seconds: float,
-    incoming: Path,
-    into: str,
-    incoming_names: set[str],
-) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Setup:
+    """What every scenario shares: the server command, the control session, the questions, how
+    long each runs, and the folder an ingest scenario ingests (`into`: its case)."""
+
+    params: StdioServerParameters
+    control: Client
+    questions: list[str]
+    seconds: float
+    incoming: Path
+    into: str
+    incoming_names: set[str]
+
+
+async def run_scenario(setup: Setup, label: str, clients: int, ingest: bool) -> dict[str, Any]:
+    params, control, questions = setup.params, setup.control, setup.questions
+    seconds, incoming, into, incoming_names = setup.seconds, setup.incoming, setup.into, setup.incoming_names
     calls: list[tuple[float, float]] = []
     stages: dict[str, list[float]] = {}
     errors: list[str] = []
@@ -371,19 +377,17 @@ async def bench(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         for q in questions[:3]:  # warm: the query models are loaded, the case is open
             await call(control, "search_case", {"query": q, "case_name": BASE})
         rows = []
+        setup = Setup(
+            params,
+            control,
+            questions,
+            args.seconds,
+            incoming,
+            args.ingest_into,
+            {p.name for p in ingest_files},
+        )
         for label, clients, ingest in SCENARIOS:
-            row = await run_scenario(
-                params,
-                control,
-                label,
-                clients,
-                ingest,
-                questions,
-                args.seconds,
-                incoming,
-                args.ingest_into,
-                {p.name for p in ingest_files},
-            )
+            row = await run_scenario(setup, label, clients, ingest)
             rows.append(row)
             print(
                 f"{label:<32} {row['searches']:>4} searches  p50 {row['p50_ms']:7.1f}  p95 {row['p95_ms']:7.1f}  "

@@ -294,7 +294,7 @@ def run(cites: int, cuad: int, seed: int) -> dict[str, object]:
         started = time.perf_counter()
         results = app.ingest(CASE, files)
         ingest_s = time.perf_counter() - started
-        failed = [(r.path.name, r.error) for r in results if r.status != "ingested"]
+        failed = [(Path(r.path).name, r.error) for r in results if r.status != "ingested"]
         with app.reading(CASE) as store:
             entries = {e.doc_id: e for e in store.documents()}
         readers: dict[tuple[str, int, str], list[WordBox]] = {}

@@ -35,6 +35,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -138,8 +139,8 @@ def parse_sizes(text: str | None, datasets: list[str]) -> dict[str, int]:
 # --------------------------------------------------------------------------------------------
 
 
-def build_case(app: CaseTrack, cache: Path, ds: Dataset, rebuild: bool) -> dict[str, Any]:
-    """Stage `ds.docs` and make sure the case holds exactly them; returns the manifest entry."""
+def stage_files(cache: Path, ds: Dataset) -> tuple[str, Path]:
+    """The case's name (from a digest of the subset) and its staging folder holding `ds.docs`."""
     digest = hashlib.sha1()
     for name in sorted(ds.docs):
         digest.update(f"{name}\0{hashlib.sha1(ds.docs[name]).hexdigest()}\n".encode())
@@ -150,6 +151,12 @@ def build_case(app: CaseTrack, cache: Path, ds: Dataset, rebuild: bool) -> dict[
         path = staging / name
         if not path.exists() or path.read_bytes() != data:
             path.write_bytes(data)
+    return case, staging
+
+
+def ensure_case(app: CaseTrack, case: str, ds: Dataset, rebuild: bool) -> list[str]:
+    """The case exists (made again with `rebuild`) and holds only files of the subset; returns the
+    subset's files it does not hold yet."""
     exists = any(r.name == case for r in app.registry.list())
     if exists and rebuild:
         app.delete_case(case)
@@ -159,19 +166,28 @@ def build_case(app: CaseTrack, cache: Path, ds: Dataset, rebuild: bool) -> dict[
     have = {d["name"] for d in app.case_summary(case)["documents"]}
     if have - set(ds.docs):
         raise SystemExit(f"case {case} holds documents outside its subset; rerun with --rebuild")
-    missing = sorted(set(ds.docs) - have)
+    return sorted(set(ds.docs) - have)
+
+
+def ingest_missing(app: CaseTrack, case: str, files: list[Path], started: float) -> list[str]:
+    """Ingest `files` with a progress line every 25; the failures, one line each."""
+    print(f"  ingesting {len(files)} files into {case} ...", flush=True)
+
+    def on_file(i: int, n: int, path: Path) -> None:
+        if i and i % 25 == 0:
+            el = time.monotonic() - started
+            print(f"    {i}/{n} files, {el:.0f} s, eta {el / i * (n - i):.0f} s", flush=True)
+
+    results = app.ingest(case, files, on_file=on_file)
+    return [f"{r.name}: {r.status} {r.error or ''}".strip() for r in results if not r.ok]
+
+
+def build_case(app: CaseTrack, cache: Path, ds: Dataset, rebuild: bool) -> dict[str, Any]:
+    """Stage `ds.docs` and make sure the case holds exactly them; returns the manifest entry."""
+    case, staging = stage_files(cache, ds)
+    missing = ensure_case(app, case, ds, rebuild)
     started = time.monotonic()
-    failed: list[str] = []
-    if missing:
-        print(f"  ingesting {len(missing)} files into {case} ...", flush=True)
-
-        def on_file(i: int, n: int, path: Path) -> None:
-            if i and i % 25 == 0:
-                el = time.monotonic() - started
-                print(f"    {i}/{n} files, {el:.0f} s, eta {el / i * (n - i):.0f} s", flush=True)
-
-        results = app.ingest(case, [staging / m for m in missing], on_file=on_file)
-        failed = [f"{r.name}: {r.status} {r.error or ''}".strip() for r in results if not r.ok]
+    failed = ingest_missing(app, case, [staging / m for m in missing], started) if missing else []
     summary = app.case_summary(case)
     entry = {
         "case": case,
@@ -306,8 +322,8 @@ class Scorer:
         elif self.ds.kind == "page":
             top = resp.hits[0].provenance if resp.hits else None
             m["top1_doc"] = 1.0 if top and top.document == q.gold_doc else 0.0
-            ok = top is not None and top.document == q.gold_doc and top.page is not None
-            m["top1_page"] = 1.0 if ok and any(a <= (top.page or 0) <= b for a, b in q.pages) else 0.0
+            page = top.page if top is not None and top.document == q.gold_doc else None
+            m["top1_page"] = 1.0 if page is not None and any(a <= page <= b for a, b in q.pages) else 0.0
         else:
             ranked = unique(docs)
             for k in self.ks:
@@ -424,7 +440,7 @@ def print_table(title: str, rows: list[str], cols: list[str], cell: Any) -> None
         print(f"{r:<{width}}  " + "  ".join(f"{fmt(cell(r, c)):>15}" for c in cols))
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -450,8 +466,98 @@ def main() -> None:
         action="store_true",
         help="drop the 'Consider the <contract> between <parties>;' preamble of CUAD/ContractNLI queries",
     )
-    args = parser.parse_args()
+    return parser.parse_args()
 
+
+@dataclass
+class Run:
+    """One run of the harness: its arguments, the app, the report being built and every
+    ablation's search latencies over all datasets."""
+
+    args: argparse.Namespace
+    app: CaseTrack
+    cache: Path
+    ablations: list[str]
+    report: dict[str, Any]
+    all_wall: dict[str, list[float]]
+
+    def ablation(
+        self, name: str, entry: dict[str, Any], ds: Dataset, scorer: Scorer, ab: str
+    ) -> dict[str, Any] | None:
+        """One ablation over one dataset, printed; None when it failed (recorded in the report)."""
+        t = time.monotonic()
+        try:
+            res = run_ablation(self.app, entry["case"], ds, scorer, ABLATIONS[ab], self.args.question_only)
+        except Exception as e:  # a stage the pipeline does not have yet
+            self.report["failed_ablations"].setdefault(ab, {})[name] = f"{type(e).__name__}: {e}"
+            print(f"  {ab}: FAILED {type(e).__name__}: {e}", flush=True)
+            return None
+        self.all_wall[ab] += res["wall_ms"]
+        if not self.args.per_query:
+            del res["per_query"], res["wall_ms"]
+        note = f" NOT RUN: {res['not_run']} (skipped: {res['stages_skipped']})" if res["not_run"] else ""
+        print(
+            f"  {ab}: {res['queries']} queries in {time.monotonic() - t:.0f} s, "
+            f"p50 {res['latency_ms']['p50']:.0f} ms{note}"
+            + (f", {len(res['errors'])} errors: {res['errors'][:2]}" if res["errors"] else ""),
+            flush=True,
+        )
+        return res
+
+    def dataset(self, name: str, n_docs: int, n_queries: int) -> None:
+        """One dataset: its case built or reused, every ablation run, its table printed."""
+        ds = LOADERS[name](n_docs, n_queries)
+        print(f"\n== {name}: {len(ds.docs)} docs, {len(ds.queries)} queries -- {ds.subset}", flush=True)
+        entry = build_case(self.app, self.cache, ds, self.args.rebuild)
+        how = (
+            "reused"
+            if entry["reused"]
+            else f"ingested {entry['ingested_now']} in {entry['ingest_seconds']} s"
+        )
+        print(
+            f"  case {entry['case']}: {entry['documents']} docs, {entry['chunks']} chunks, {how}"
+            + (f", {len(entry['failed'])} failed: {entry['failed'][:3]}" if entry["failed"] else ""),
+            flush=True,
+        )
+        scorer = Scorer(ds, Path(entry["staging"]))
+        if ds.kind == "span":
+            entry["oracle"] = scorer.oracle(self.app, entry["case"])
+            print(f"  offset check, all chunks of the gold documents: {entry['oracle']}", flush=True)
+        results: dict[str, Any] = {}
+        for ab in self.ablations:
+            if (res := self.ablation(name, entry, ds, scorer, ab)) is not None:
+                results[ab] = res
+        if ds.kind == "span":
+            entry["offset_checks"] = offset_checks(scorer)
+        entry.pop("files")
+        self.report["datasets"][name] = {**entry, "queries": len(ds.queries), "ablations": results}
+        cols = list(results)
+        metric_rows = unique(m for r in results.values() for m in r["metrics"])
+        print_table(
+            f"{name} ({entry['documents']} docs, {entry['chunks']} chunks, {len(ds.queries)} queries)",
+            metric_rows + ["p50 ms", "p95 ms"],
+            cols,
+            lambda r, c, res=results: (
+                res[c]["metrics"].get(r)
+                if r in res[c]["metrics"]
+                else res[c]["latency_ms"]["p50" if r == "p50 ms" else "p95"]
+            ),
+        )
+
+
+def offset_checks(scorer: Scorer) -> dict[str, Any]:
+    """Whether the hits' offsets pointed at their text (span datasets), printed."""
+    checks = {
+        "hits_checked": scorer.checked,
+        "mismatched": scorer.mismatched,
+        "unmappable_docs": sorted(k for k, v in scorer.maps.items() if v is None),
+    }
+    print(f"  {'WARNING ' if scorer.mismatched or checks['unmappable_docs'] else ''}hit offsets: {checks}")
+    return checks
+
+
+def main() -> None:
+    args = parse_args()
     started = time.monotonic()
     datasets = [d.strip() for d in args.datasets.split(",") if d.strip()]
     ablations = [a.strip() for a in args.ablations.split(",") if a.strip()]
@@ -475,77 +581,15 @@ def main() -> None:
         "datasets": {},
         "failed_ablations": {},
     }
-    all_wall: dict[str, list[float]] = {a: [] for a in ablations}
+    run = Run(args, app, cache, ablations, report, {a: [] for a in ablations})
     try:
         for name in datasets:
-            ds = LOADERS[name](n_docs[name], n_queries[name])
-            print(f"\n== {name}: {len(ds.docs)} docs, {len(ds.queries)} queries -- {ds.subset}", flush=True)
-            entry = build_case(app, cache, ds, args.rebuild)
-            how = (
-                "reused"
-                if entry["reused"]
-                else f"ingested {entry['ingested_now']} in {entry['ingest_seconds']} s"
-            )
-            print(
-                f"  case {entry['case']}: {entry['documents']} docs, {entry['chunks']} chunks, {how}"
-                + (f", {len(entry['failed'])} failed: {entry['failed'][:3]}" if entry["failed"] else ""),
-                flush=True,
-            )
-            scorer = Scorer(ds, Path(entry["staging"]))
-            if ds.kind == "span":
-                entry["oracle"] = scorer.oracle(app, entry["case"])
-                print(f"  offset check, all chunks of the gold documents: {entry['oracle']}", flush=True)
-            results: dict[str, Any] = {}
-            for ab in ablations:
-                t = time.monotonic()
-                try:
-                    res = run_ablation(app, entry["case"], ds, scorer, ABLATIONS[ab], args.question_only)
-                except Exception as e:  # a stage the pipeline does not have yet
-                    report["failed_ablations"].setdefault(ab, {})[name] = f"{type(e).__name__}: {e}"
-                    print(f"  {ab}: FAILED {type(e).__name__}: {e}", flush=True)
-                    continue
-                all_wall[ab] += res["wall_ms"]
-                if not args.per_query:
-                    del res["per_query"], res["wall_ms"]
-                results[ab] = res
-                note = (
-                    f" NOT RUN: {res['not_run']} (skipped: {res['stages_skipped']})" if res["not_run"] else ""
-                )
-                print(
-                    f"  {ab}: {res['queries']} queries in {time.monotonic() - t:.0f} s, "
-                    f"p50 {res['latency_ms']['p50']:.0f} ms{note}"
-                    + (f", {len(res['errors'])} errors: {res['errors'][:2]}" if res["errors"] else ""),
-                    flush=True,
-                )
-            if ds.kind == "span":
-                checks = {
-                    "hits_checked": scorer.checked,
-                    "mismatched": scorer.mismatched,
-                    "unmappable_docs": sorted(k for k, v in scorer.maps.items() if v is None),
-                }
-                entry["offset_checks"] = checks
-                print(
-                    f"  {'WARNING ' if scorer.mismatched or checks['unmappable_docs'] else ''}hit offsets: {checks}"
-                )
-            entry.pop("files")
-            report["datasets"][name] = {**entry, "queries": len(ds.queries), "ablations": results}
-            cols = list(results)
-            metric_rows = unique(m for r in results.values() for m in r["metrics"])
-            print_table(
-                f"{name} ({entry['documents']} docs, {entry['chunks']} chunks, {len(ds.queries)} queries)",
-                metric_rows + ["p50 ms", "p95 ms"],
-                cols,
-                lambda r, c, res=results: (
-                    res[c]["metrics"].get(r)
-                    if r in res[c]["metrics"]
-                    else res[c]["latency_ms"]["p50" if r == "p50 ms" else "p95"]
-                ),
-            )
+            run.dataset(name, n_docs[name], n_queries[name])
     finally:
         app.close()
     report["latency_ms"] = {
         a: {"p50": percentile(w, 50), "p95": percentile(w, 95), "searches": len(w)}
-        for a, w in all_wall.items()
+        for a, w in run.all_wall.items()
         if w
     }
     print_table(

@@ -22,6 +22,8 @@ ENV_MEMORY_MODE = "CASETRACK_MEMORY_MODE"
 ENV_OCR_LANGUAGES = "CASETRACK_OCR_LANGUAGES"
 ENV_KEEP_REVOKED = "CASETRACK_KEEP_REVOKED"
 ENV_MODEL_IDLE = "CASETRACK_MODEL_IDLE_MINUTES"  # the daemon unloads models unused this long (0: never)
+# The install's own models folder, in place of the one found from the package (install_models_dir).
+ENV_INSTALL_MODELS = "CASETRACK_INSTALL_MODELS_DIR"
 MEMORY_MODES = ("full", "standard", "constrained")
 AUTO = "auto"  # resolve_settings(install_models=AUTO): the install's own folder, found from the package
 MODEL_JSON = "model.json"  # what makes a folder an installed model (embed/catalog.py reads it)
@@ -42,7 +44,15 @@ def install_models_dir() -> Path:
     package) that is `models/` of the tree; in a wheel install it is the wheel's data folder
     `<prefix>/share/casetrack/models` (pyproject's data-files), the same place
     embed/production.py reads the catalog from.
+
+    CASETRACK_INSTALL_MODELS_DIR names another folder (a packager's, or the tests': a source tree's
+    `models/` that install.sh filled must not decide what a test sees). It is read from the process
+    environment, not from `resolve_settings(environ=...)`: where the install keeps its models is a
+    fact of the running install, like `sys.prefix`, that its child processes inherit.
     """
+    chosen = os.environ.get(ENV_INSTALL_MODELS)
+    if chosen:
+        return Path(chosen).expanduser()
     root = Path(__file__).resolve().parents[1]
     if (root / "pyproject.toml").is_file():
         return root / "models"

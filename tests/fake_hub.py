@@ -98,24 +98,46 @@ class _Handler(BaseHTTPRequestHandler):
         self._answer(body=True)
 
     def _answer(self, body: bool) -> None:
+        found = self._find()
+        if found is None:
+            return
+        commit, path, hub_file = found
+        payload = hub_file.data if hub_file.served is None else hub_file.served
+        start = self._range_start() if body else 0
+        self._send_headers(commit, hub_file, payload, start)
+        if body:
+            self._send_body(path, payload, start)
+
+    def _find(self) -> tuple[str, str, HubFile] | None:
+        """The commit, path and file a request names; None once the error the hub would send for
+        it (repo, revision or file unknown) is answered."""
         parts = unquote(urlsplit(self.path).path).lstrip("/").split("/")
         if len(parts) < 5 or parts[2] != "resolve":
-            return self._error(404, "EntryNotFound", None)
+            self._error(404, "EntryNotFound", None)
+            return None
         repo, revision, path = "/".join(parts[:2]), parts[3], "/".join(parts[4:])
         self.state.requests.append((self.command, path, self.headers.get("Range")))
         if not any(key[0] == repo for key in self.state.files):
-            return self._error(401, "RepoNotFound", None)
+            self._error(401, "RepoNotFound", None)
+            return None
         commit = self.state.refs.get((repo, revision), revision)
         if not any(key[:2] == (repo, commit) for key in self.state.files):
-            return self._error(404, "RevisionNotFound", None)
+            self._error(404, "RevisionNotFound", None)
+            return None
         hub_file = self.state.files.get((repo, commit, path))
         if hub_file is None:
-            return self._error(404, "EntryNotFound", commit)
-        payload = hub_file.data if hub_file.served is None else hub_file.served
-        start = 0
-        range_header = self.headers.get("Range")
-        if body and range_header and range_header.startswith("bytes=") and not self.state.ignore_range:
-            start = int(range_header[len("bytes=") :].split("-")[0])
+            self._error(404, "EntryNotFound", commit)
+            return None
+        return commit, path, hub_file
+
+    def _range_start(self) -> int:
+        """Where a GET's `Range: bytes=N-` starts (0: the whole file, or ranges are ignored)."""
+        header = self.headers.get("Range")
+        if not header or not header.startswith("bytes=") or self.state.ignore_range:
+            return 0
+        return int(header[len("bytes=") :].split("-")[0])
+
+    def _send_headers(self, commit: str, hub_file: HubFile, payload: bytes, start: int) -> None:
         self.send_response(206 if start else 200)
         self.send_header("X-Repo-Commit", commit)
         self.send_header("ETag", f'"{hub_file.etag}"')
@@ -127,8 +149,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Range", f"bytes {start}-{len(payload) - 1}/{len(payload)}")
         self.send_header("Content-Length", str(len(payload) - start))
         self.end_headers()
-        if not body:
-            return
+
+    def _send_body(self, path: str, payload: bytes, start: int) -> None:
+        """The body from `start`: broken off once when the test asks, at `rate` when set."""
         cut = self.state.drop_after.pop(path, None)
         if cut is not None:
             # Send part of the body, then drop the connection as a flaky network would.

@@ -175,7 +175,28 @@ class _Rewriter:
         where = f"MatMulInteger {mmi.name!r}"
         if len(mmi.input) != 4:
             raise UnsupportedQuantizationError(f"{where}: expected 4 inputs (with both zero points)")
-        a_q, b_q, a_zp, b_zp = mmi.input
+        x, x_scale = self._activation(mmi, where)
+        weight_q, weight_zp = self._quantized_weight(mmi, where)
+        cast, out_mul, scale_mul = self._output_scaling(mmi, x_scale, where)
+        w_scale_name = scale_mul.input[1] if scale_mul.input[0] == x_scale else scale_mul.input[0]
+        weight_scale = self._init_array(w_scale_name, where)
+        if weight_scale.shape not in ((), (1,), (weight_q.shape[1],)) or weight_scale.dtype != np.float32:
+            raise UnsupportedQuantizationError(
+                f"{where}: weight scale {w_scale_name!r} is {weight_scale.dtype} {weight_scale.shape}"
+            )
+
+        weight = self._add_init(mmi.input[1], dequantize_weight(weight_q, weight_zp, weight_scale))
+        matmul = onnx.helper.make_node(
+            "MatMul", [x, weight], [out_mul.output[0]], name=mmi.name.removesuffix("_quant") or None
+        )
+        self._replacement[id(mmi)] = matmul
+        self._removed.update({id(cast), id(out_mul), id(scale_mul)})
+        self._forget(mmi, cast, scale_mul)
+
+    def _activation(self, mmi: NodeProto, where: str) -> tuple[str, str]:
+        """Input A's float source and its scale: A and its zero point come from one
+        DynamicQuantizeLinear."""
+        a_q, _, a_zp, _ = mmi.input
         quantizer = self._producer.get(a_q)
         if quantizer is None or quantizer.op_type != "DynamicQuantizeLinear":
             raise UnsupportedQuantizationError(f"{where}: input A does not come from DynamicQuantizeLinear")
@@ -184,15 +205,27 @@ class _Rewriter:
             raise UnsupportedQuantizationError(
                 f"{where}: A and its zero point come from different quantizers"
             )
+        return x, x_scale
+
+    def _quantized_weight(
+        self, mmi: NodeProto, where: str
+    ) -> tuple[npt.NDArray[np.generic], npt.NDArray[np.generic]]:
+        """Input B (an int8/uint8 matrix initializer) and its zero point (per tensor or per column)."""
+        b_q, b_zp = mmi.input[1], mmi.input[3]
         weight_q, weight_zp = self._init_array(b_q, where), self._init_array(b_zp, where)
         if weight_q.ndim != 2 or weight_q.dtype not in (np.int8, np.uint8):
             raise UnsupportedQuantizationError(
                 f"{where}: weight {b_q!r} is {weight_q.dtype} {weight_q.shape}"
             )
-        n_out = weight_q.shape[1]
-        if weight_zp.shape not in ((), (1,), (n_out,)):
+        if weight_zp.shape not in ((), (1,), (weight_q.shape[1],)):
             raise UnsupportedQuantizationError(f"{where}: weight zero point has shape {weight_zp.shape}")
+        return weight_q, weight_zp
 
+    def _output_scaling(
+        self, mmi: NodeProto, x_scale: str, where: str
+    ) -> tuple[NodeProto, NodeProto, NodeProto]:
+        """The nodes after the MatMulInteger: Cast(to=FLOAT), then Mul by Mul(x_scale, W_scale),
+        a scale product nothing else uses."""
         cast = self._only_consumer(mmi.output[0], where)
         to = next((a.i for a in cast.attribute if a.name == "to"), None)
         if cast.op_type != "Cast" or to != TensorProto.FLOAT:
@@ -206,22 +239,9 @@ class _Rewriter:
             raise UnsupportedQuantizationError(
                 f"{where}: output scale is not Mul(activation scale, weight scale)"
             )
-        w_scale_name = scale_mul.input[1] if scale_mul.input[0] == x_scale else scale_mul.input[0]
-        weight_scale = self._init_array(w_scale_name, where)
-        if weight_scale.shape not in ((), (1,), (n_out,)) or weight_scale.dtype != np.float32:
-            raise UnsupportedQuantizationError(
-                f"{where}: weight scale {w_scale_name!r} is {weight_scale.dtype} {weight_scale.shape}"
-            )
         if len(self._consumers[scales]) != 1 or scales in self._graph_outputs:
             raise UnsupportedQuantizationError(f"{where}: the scale product {scales!r} is used elsewhere")
-
-        weight = self._add_init(b_q, dequantize_weight(weight_q, weight_zp, weight_scale))
-        matmul = onnx.helper.make_node(
-            "MatMul", [x, weight], [out_mul.output[0]], name=mmi.name.removesuffix("_quant") or None
-        )
-        self._replacement[id(mmi)] = matmul
-        self._removed.update({id(cast), id(out_mul), id(scale_mul)})
-        self._forget(mmi, cast, scale_mul)
+        return cast, out_mul, scale_mul
 
     # -- pattern 2: Gather(T_q init, ids) -> DequantizeLinear(., scale, zero point), per tensor
 

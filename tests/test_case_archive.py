@@ -340,10 +340,10 @@ def test_mcp_export_and_import(tmp_path: Path) -> None:
     settings = resolve_settings(
         tmp_path / "home", tmp_path / "no-models", environ={}, allowed_roots=[out], home_dir=tmp_path
     )
-    progress: list[tuple[float, float | None, str | None]] = []
+    notified: list[tuple[float, float | None, str | None]] = []
 
-    async def on_progress(done: float, total: float | None, message: str | None) -> None:
-        progress.append((done, total, message))
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        notified.append((progress, total, message))
 
     async def calls() -> list[Any]:
         service = Service(settings)
@@ -382,8 +382,8 @@ def test_mcp_export_and_import(tmp_path: Path) -> None:
     case = imported.structured_content["case"]
     assert case["name"] == "Roe copy" and case["active"] is True
     assert listed.structured_content["active_case"] == case["id"]
-    assert any(m and m.startswith("exporting") for _, _, m in progress)
-    assert any(m and m.startswith("verifying") for _, _, m in progress)
+    assert any(m and m.startswith("exporting") for _, _, m in notified)
+    assert any(m and m.startswith("verifying") for _, _, m in notified)
 
 
 def test_an_imported_case_watches_nothing_and_forgets_folders_this_computer_lacks(

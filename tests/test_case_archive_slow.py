@@ -120,6 +120,7 @@ def test_round_trip_same_and_fresh_data_directory_gives_byte_identical_searches(
         same_searches(app, "Hosting", fresh, "Hosting")
         # The imported originals: in the new case's folder, private, unchanged, what documents point at.
         for doc in fresh.case_summary("Hosting")["documents"]:
+            assert doc["source_path"] is not None
             path = Path(doc["source_path"])
             assert path.is_relative_to(fresh.registry.case_dir(moved.case["id"]) / "sources")
             assert stat.S_IMODE(path.stat().st_mode) == 0o600 and sha256(path) == doc["sha256"]

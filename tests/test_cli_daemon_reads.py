@@ -237,11 +237,11 @@ def test_reads_through_the_running_daemon_equal_in_process(
 
         app = CaseTrack(settings)
         try:
-            for op, args in DIRECT_READS:
-                answer = client.read(settings, op, dict(args))
+            for op, op_args in DIRECT_READS:
+                answer = client.read(settings, op, dict(op_args))
                 assert answer.served, answer.why
                 assert json.loads(json.dumps(answer.value)) == json.loads(
-                    json.dumps(run_read(app, op, args), default=str)
+                    json.dumps(run_read(app, op, op_args), default=str)
                 )
         finally:
             app.close()

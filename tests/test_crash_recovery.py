@@ -29,7 +29,7 @@ def _corpus(folder: Path, count: int = 6) -> list[Path]:
     """Short real Portuguese decisions (LeNER-Br), cut to ~2 chunks each to keep trials quick."""
     sources = sorted((DATA / "lener_br/raw_text").glob("*.txt"))[:count]
     if len(sources) < count:
-        pytest.skip("LeNER-Br texts missing")
+        pytest.skip(f"test data missing: LeNER-Br texts in {DATA / 'lener_br/raw_text'}")
     folder.mkdir()
     paths = []
     for src in sources:

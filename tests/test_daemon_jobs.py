@@ -80,7 +80,7 @@ def test_closed_cases_and_unknown_jobs_are_clear_errors(home: Path) -> None:
     service = Service(settings_for(home))
     try:
         service.app.create_case("Old")
-        from casetrack.store.registry import CaseStatus
+        from casetrack.domain.cases import CaseStatus
 
         service.app.set_status("Old", CaseStatus.CLOSED)
         with pytest.raises(CaseTrackError, match="closed"):

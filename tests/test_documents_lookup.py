@@ -124,7 +124,8 @@ def test_details_of_a_text_document(store: CaseStore, built: tuple[CaseTrack, Pa
     assert details["extraction_method"] == "native" and details["extraction_methods"] == {"native": 1}
     assert details["generation"] == 1 and details["warnings"] == []
     assert (details["ocr_pages"], details["page_ocr_confidence"], details["bates"]) == ([], {}, [])
-    assert datetime.fromisoformat(details["ingested_at"]).tzinfo is not None
+    ingested = details["ingested_at"]
+    assert ingested is not None and datetime.fromisoformat(ingested).tzinfo is not None
 
 
 def test_details_agree_with_case_summary(store: CaseStore, built: tuple[CaseTrack, Path]) -> None:
@@ -132,7 +133,8 @@ def test_details_agree_with_case_summary(store: CaseStore, built: tuple[CaseTrac
     summary = {d["document_id"]: d for d in app.case_summary("Docs")["documents"]}
     for entry in store.documents():
         details = document_details(store, entry)
-        assert {k: details[k] for k in summary[entry.doc_id]} == summary[entry.doc_id]
+        fields = dict(details)  # read by the summary's keys
+        assert {k: fields[k] for k in summary[entry.doc_id]} == summary[entry.doc_id]
         assert sum(details["extraction_methods"].values()) == details["chunks"]
     pdf = document_details(store, resolve_document(store, PDF3.name))
     assert pdf["file_type"] == "pdf" and pdf["pages"] == 3

@@ -21,8 +21,9 @@ from casetrack.embed.catalog import (
     load_model_spec,
 )
 from casetrack.errors import ModelNotFoundError
+from tests.conftest import MODELS
 
-MODELS_DIR = Path(__file__).resolve().parents[2] / "shared" / "models"
+MODELS_DIR = MODELS
 E5 = "multilingual-e5-small-enpt"
 MINILM = "all-MiniLM-L6-v2"
 SPLADE = "splade-tiny"

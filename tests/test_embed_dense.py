@@ -15,8 +15,9 @@ from casetrack.embed.dense import DenseEncoder
 from casetrack.embed.session import create_session
 from casetrack.embed.tokens import length_batches
 from casetrack.errors import ModelNotFoundError
+from tests.conftest import MODELS
 
-MODELS_DIR = Path(__file__).resolve().parents[2] / "shared" / "models"
+MODELS_DIR = MODELS
 E5 = "multilingual-e5-small-enpt"
 MINILM = "all-MiniLM-L6-v2"
 

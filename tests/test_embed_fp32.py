@@ -319,7 +319,10 @@ def test_unknown_quantized_patterns_raise() -> None:
 
 def _cosines(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
     a64, b64 = a.astype(np.float64), b.astype(np.float64)
-    return (a64 * b64).sum(axis=1) / (np.linalg.norm(a64, axis=1) * np.linalg.norm(b64, axis=1))
+    cosines: npt.NDArray[np.float64] = (a64 * b64).sum(axis=1) / (
+        np.linalg.norm(a64, axis=1) * np.linalg.norm(b64, axis=1)
+    )
+    return cosines
 
 
 @pytest.mark.parametrize("name", [E5, MINILM])

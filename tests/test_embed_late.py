@@ -22,8 +22,9 @@ from casetrack.embed.session import create_session
 from casetrack.embed.token_codec import DEFAULT_CODEC, TokenPruning, decode_tokens, encode_tokens
 from casetrack.embed.tokens import default_batch_size, load_tokenizer
 from casetrack.errors import ModelNotFoundError
+from tests.conftest import MODELS
 
-MODELS_DIR = Path(__file__).resolve().parents[2] / "shared" / "models"
+MODELS_DIR = MODELS
 COLBERT = MODELS_DIR / "colbert-standin-minilm"
 CLS, SEP, MASK, Q_MARKER, D_MARKER = 101, 102, 103, 1, 2
 COLBERT_KEYS = {
@@ -83,7 +84,8 @@ def reference(spec: ModelSpec, ids: list[int], mask: list[int] | None = None) ->
     feed = {"input_ids": np.array([ids], np.int64), "attention_mask": attention}
     (out,) = session.run(["contextual"], feed)
     vectors = np.asarray(out[0], dtype=np.float32)
-    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    rows: Vectors = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    return rows
 
 
 def plain_ids(spec: ModelSpec, text: str) -> list[int]:

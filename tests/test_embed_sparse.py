@@ -17,9 +17,9 @@ from casetrack.embed import sparse as sparse_module
 from casetrack.embed.catalog import load_model_spec
 from casetrack.embed.sparse import DEFAULT_MAX_TERMS, SparseEncoder, SparseVector, splade_pool
 from casetrack.errors import ModelNotFoundError
-from tests.conftest import DATA, require
+from tests.conftest import DATA, MODELS, require
 
-MODELS_DIR = Path(__file__).resolve().parents[2] / "shared" / "models"
+MODELS_DIR = MODELS
 SPLADE = "splade-tiny"
 VOCAB = 30522
 SPECIAL_IDS = (0, 100, 101, 102, 103)  # [PAD] [UNK] [CLS] [SEP] [MASK]

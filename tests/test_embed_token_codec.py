@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -21,14 +19,16 @@ from casetrack.embed.token_codec import (
     tokens_within_budget,
 )
 from casetrack.embed.tokens import load_tokenizer
+from tests.conftest import MODELS
 
-MODELS_DIR = Path(__file__).resolve().parents[2] / "shared" / "models"
+MODELS_DIR = MODELS
 COLBERT = MODELS_DIR / "colbert-standin-minilm"
 
 
 def unit_rows(n: int, dim: int, seed: int = 0) -> npt.NDArray[np.float32]:
     x = np.random.default_rng(seed).standard_normal((n, dim)).astype(np.float32)
-    return x / np.linalg.norm(x, axis=1, keepdims=True)
+    rows: npt.NDArray[np.float32] = x / np.linalg.norm(x, axis=1, keepdims=True)
+    return rows
 
 
 @pytest.mark.parametrize("codec", CODECS)

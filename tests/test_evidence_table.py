@@ -136,10 +136,10 @@ def test_mcp_tool_returns_rows_writes_only_where_allowed(home: Path, tmp_path: P
     allowed = tmp_path / "Cases"
     allowed.mkdir()
     settings = resolve_settings(home, MODELS, environ={}, allowed_roots=[allowed], home_dir=tmp_path)
-    progress: list[tuple[float, float | None, str | None]] = []
+    notified: list[tuple[float, float | None, str | None]] = []
 
-    async def on_progress(done: float, total: float | None, message: str | None) -> None:
-        progress.append((done, total, message))
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        notified.append((progress, total, message))
 
     async def calls() -> list[Any]:
         service = Service(settings)
@@ -183,7 +183,7 @@ def test_mcp_tool_returns_rows_writes_only_where_allowed(home: Path, tmp_path: P
     assert "$40 per month" in data["rows"][0]["passage"]
     text = plain.content[0].text
     assert f"Q: {Q_MAINTENANCE}" in text and data["rows"][0]["citation"] in text
-    assert [(done, total) for done, total, _ in progress] == [(0, 2), (1, 2), (2, 2)]
+    assert [(done, total) for done, total, _ in notified] == [(0, 2), (1, 2), (2, 2)]
 
     assert not written.is_error, written.content[0].text
     target = allowed / "chronology.xlsx"

@@ -31,7 +31,7 @@ from tests.test_crash_recovery import _check_consistent, _corpus
 pytestmark = pytest.mark.slow
 
 # Groups of the files a case owns; each test runs every file of its group.
-GROUPS = {
+GROUPS: dict[str, Callable[[str], bool]] = {
     "registry": lambda t: t == "registry.sqlite",
     "case.json": lambda t: t.endswith("/case.json"),
     "journal": lambda t: t.endswith("/journal.sqlite"),

@@ -227,7 +227,9 @@ def test_rename_changes_the_name_and_path_only(tmp_path: Path) -> None:
     gen = store.commit_document(
         "d1", "a.txt", "/x/a.txt", "sha-a", chunk_rows(["alpha one", "beta two"]), row
     )
-    chunks_version = store.lance.table(CHUNKS).version
+    chunks = store.lance.table(CHUNKS)
+    assert chunks is not None
+    chunks_version = chunks.version
     started = time.perf_counter()
     store.rename_document("d1", "b.txt", "/y/b.txt")
     took = time.perf_counter() - started
@@ -239,8 +241,10 @@ def test_rename_changes_the_name_and_path_only(tmp_path: Path) -> None:
         "b.txt",
         "/y/b.txt",
     )
-    assert store.lance.table(CHUNKS).version == chunks_version
-    row = store.lance.table(DOCUMENTS).search().where("doc_id = 'd1'").to_arrow().to_pylist()[0]
+    chunks, documents = store.lance.table(CHUNKS), store.lance.table(DOCUMENTS)
+    assert chunks is not None and chunks.version == chunks_version
+    assert documents is not None
+    row = documents.search().where("doc_id = 'd1'").to_arrow().to_pylist()[0]
     assert (row["name"], row["source_path"], row["gen"]) == ("b.txt", "/y/b.txt", gen)
     assert '"legal"' in row["meta_json"]  # the rest of the record kept
     assert [h.chunk_id for h in store.bm25.search("beta", 5)] == [f"d1-{gen}-00001"]

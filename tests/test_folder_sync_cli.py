@@ -391,7 +391,6 @@ def test_sync_report_lists_what_was_ingested_removed_renamed_and_skipped(tmp_pat
 def test_watch_json_prints_a_line_per_look_that_did_something(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from casetrack.cli import sync_cmds
 
     folder = tmp_path / "inbox"
     folder.mkdir()
@@ -410,7 +409,7 @@ def test_watch_json_prints_a_line_per_look_that_did_something(
         else:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(sync_cmds.time, "sleep", sleep)
+    monkeypatch.setattr(time, "sleep", sleep)  # the module sync_cmds sleeps with
     result = run(
         "watch",
         "--case",

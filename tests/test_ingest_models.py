@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -49,7 +50,7 @@ def files(tmp_path: Path) -> list[Path]:
     return [tmp_path / "lease.txt", tmp_path / "policy.txt"]
 
 
-def chunk_table(app: CaseTrack, case: str) -> dict[str, list[object]]:
+def chunk_table(app: CaseTrack, case: str) -> dict[str, list[Any]]:  # Arrow's Python values
     store = app.open_case(case)
     try:
         table = store.lance.table(lt.CHUNKS)

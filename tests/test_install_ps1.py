@@ -61,33 +61,47 @@ class _Scanner:
         """Code up to the `)` that closes a `$(` (closer) or the end; nested brackets counted."""
         depth, src = 0, self.src
         while self.pos < len(src):
-            ch, two = src[self.pos], src[self.pos : self.pos + 2]
+            ch = src[self.pos]
             if closer and ch == closer and depth == 0:
                 return
-            if two == "<#":
-                end = src.find("#>", self.pos + 2)
-                end = len(src) if end < 0 else end + 2
-                self.code.append("\n" * src.count("\n", self.pos, end))
-                self.pos = end
-            elif ch == "#":
-                end = src.find("\n", self.pos)
-                self.pos = len(src) if end < 0 else end
-            elif two in ("@'", '@"') and src[self.pos + 2 : self.pos + 3] in ("\n", "\r"):
-                self.here_string(two[1])
-            elif ch == "'":
-                self.single_quoted()
-            elif ch == '"':
-                self.double_quoted()
-            elif ch == "`":
+            if self.comment() or self.string():
+                continue
+            if ch == "`":  # an escaped character is code, whatever it is
                 self.code.append(src[self.pos : self.pos + 2])
                 self.pos += 2
-            else:
-                if closer and ch == "(":
-                    depth += 1
-                elif closer and ch == ")":
-                    depth -= 1
-                self.code.append(ch)
-                self.pos += 1
+                continue
+            if closer and ch in "()":
+                depth += 1 if ch == "(" else -1
+            self.code.append(ch)
+            self.pos += 1
+
+    def comment(self) -> bool:
+        """Skip a block comment (`<# #>`, its line breaks kept) or a line comment at pos."""
+        src, two = self.src, self.src[self.pos : self.pos + 2]
+        if two == "<#":
+            end = src.find("#>", self.pos + 2)
+            end = len(src) if end < 0 else end + 2
+            self.code.append("\n" * src.count("\n", self.pos, end))
+            self.pos = end
+            return True
+        if two.startswith("#"):
+            end = src.find("\n", self.pos)
+            self.pos = len(src) if end < 0 else end
+            return True
+        return False
+
+    def string(self) -> bool:
+        """Read a here-string, a single- or a double-quoted string at pos."""
+        src, two = self.src, self.src[self.pos : self.pos + 2]
+        if two in ("@'", '@"') and src[self.pos + 2 : self.pos + 3] in ("\n", "\r"):
+            self.here_string(two[1])
+        elif two.startswith("'"):
+            self.single_quoted()
+        elif two.startswith('"'):
+            self.double_quoted()
+        else:
+            return False
+        return True
 
     def single_quoted(self) -> None:
         start, src = self.pos, self.src

@@ -89,10 +89,10 @@ def test_case_ingest_search_chunk_delete(home: Path, tmp_path: Path, mode: str) 
             assert created["active"] is True and created["type"] == "contract"
 
             # One document, waited for, with progress notifications.
-            progress: list[tuple[float, float | None, str | None]] = []
+            notified: list[tuple[float, float | None, str | None]] = []
 
-            async def on_progress(done: float, total: float | None, message: str | None) -> None:
-                progress.append((done, total, message))
+            async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+                notified.append((progress, total, message))
 
             one = await client.call_tool(
                 "ingest_document", {"file_path": str(folder / CUAD_PDF.name)}, progress_callback=on_progress
@@ -100,8 +100,8 @@ def test_case_ingest_search_chunk_delete(home: Path, tmp_path: Path, mode: str) 
             job = await finished(client, data(one), on_progress)
             assert job["status"] == "done" and job["results"][0]["status"] == "ingested", text(one)
             assert job["results"][0]["pages"] == 2
-            assert progress and progress[-1][0] == 1 and progress[-1][1] == 1
-            assert any(m and "embed" in m for _, _, m in progress)
+            assert notified and notified[-1][0] == 1 and notified[-1][1] == 1
+            assert any(m and "embed" in m for _, _, m in notified)
 
             # A folder: the job id comes back at once, get_job follows it.
             start = time.monotonic()
@@ -247,10 +247,10 @@ def test_a_scan_through_claude_ocr_confidence_bates_and_page_progress(home: Path
     async def main() -> None:
         async with mcp_client(home) as client:
             data(await client.call_tool("create_case", {"name": "Turbines", "case_type": "contract"}))
-            progress: list[tuple[float, float | None, str | None]] = []
+            notified: list[tuple[float, float | None, str | None]] = []
 
-            async def on_progress(done: float, total: float | None, message: str | None) -> None:
-                progress.append((done, total, message))
+            async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+                notified.append((progress, total, message))
 
             job = await finished(
                 client,
@@ -264,8 +264,8 @@ def test_a_scan_through_claude_ocr_confidence_bates_and_page_progress(home: Path
             result = job["results"][0]
             assert result["status"] == "ingested" and result["ocr_pages"] == [1, 2, 3], job
             # Page by page: the bar moves inside the one file, and the message names the page.
-            assert any(0 < done < 1 for done, _, _ in progress), progress
-            assert any(m and "parse 2/3" in m for _, _, m in progress), progress
+            assert any(0 < done < 1 for done, _, _ in notified), notified
+            assert any(m and "parse 2/3" in m for _, _, m in notified), notified
             found = await client.call_tool("search_case", {"query": "delivery number 2 of the turbines"})
             hit = data(found)["results"][0]
             assert hit["source"]["extraction_method"] == "ocr" and hit["source"]["ocr_confidence"] > 80

@@ -108,12 +108,13 @@ def test_errors_name_the_next_tool_call_not_a_terminal_command(service: Service)
     async def main() -> list[str]:
         texts = []
         async with Client(build_server(service, SessionState())) as client:
-            for name, args in [
+            calls: list[tuple[str, dict[str, Any]]] = [
                 ("get_case_info", {"case_name": "Nowhere"}),
                 ("create_case", {"name": "Smith v. Jones"}),
                 ("set_case_status", {"status": "closed"}),
                 ("ingest_document", {"file_path": "/etc/hostname", "wait_seconds": 0}),
-            ]:
+            ]
+            for name, args in calls:
                 r = await client.call_tool(name, args)
                 texts.append(" ".join(c.text for c in r.content if hasattr(c, "text")))
         return texts

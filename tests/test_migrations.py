@@ -51,7 +51,7 @@ def same_answers(now: dict[str, Any], then: dict[str, Any] = EXPECTED) -> bool:
         view, was = now["get_chunk"][query], then["get_chunk"][query]
         if view["chunk_id"] == was["chunk_id"] and view["text"] != was["text"]:
             return False
-    return now["verify"] == then["verify"]
+    return bool(now["verify"] == then["verify"])
 
 
 # Columns a table written before 2026-11-25 lacked (transcripts, statutes, OCR line confidences).

@@ -198,7 +198,7 @@ def test_zero_idle_minutes_never_unloads(service_of: Any) -> None:
 def test_the_daemon_unloads_idle_models_after_the_env_setting(case_home: Path) -> None:
     """End to end: CASETRACK_MODEL_IDLE_MINUTES reaches the daemon; a CLI search through it loads
     models, they go after the idle time (daemon status and log say so), the next search reloads them."""
-    env = {ENV_MODEL_IDLE: "0.02", "CASETRACK_MEMORY_MODE": "standard"}
+    env: dict[str, Any] = {ENV_MODEL_IDLE: "0.02", "CASETRACK_MEMORY_MODE": "standard"}  # casetrack(**env)
     settings = settings_for(case_home)
     baseline = json.loads(
         ok(

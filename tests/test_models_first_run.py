@@ -14,7 +14,14 @@ import pytest
 from mcp import Client
 
 from casetrack.app import CaseTrack
-from casetrack.config import ModelsLocation, Settings, install_models_dir, locate_models, resolve_settings
+from casetrack.config import (
+    ModelsLocation,
+    Settings,
+    holds_models,
+    install_models_dir,
+    locate_models,
+    resolve_settings,
+)
 from casetrack.daemon.client import daemon_command
 from casetrack.daemon.model_jobs import child_environment, download_command
 from casetrack.daemon.service import Service
@@ -109,7 +116,10 @@ def test_resolve_settings_applies_the_rule_and_children_get_only_the_users_choic
     assert built.models_choice == built.models_target == tmp_path / "m"
 
 
-def test_the_install_folder_of_a_source_tree_is_its_models_folder() -> None:
+def test_the_install_folder_of_a_source_tree_is_its_models_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Tests get an empty install folder of their own (conftest): install.sh fills this tree's.
+    assert install_models_dir() != REPO / "models" and not holds_models(install_models_dir())
+    monkeypatch.delenv("CASETRACK_INSTALL_MODELS_DIR")
     assert install_models_dir() == REPO / "models"
     assert (install_models_dir() / "catalog.json").is_file()  # where the shipped catalog is
 
@@ -288,10 +298,10 @@ def test_download_models_runs_as_a_job_with_progress_and_search_uses_the_model(
     hub: FakeHub, tmp_path: Path
 ) -> None:
     service = service_for(tmp_path)
-    progress: Progress = []
+    notified: Progress = []
 
-    async def on_progress(done: float, total: float | None, message: str | None) -> None:
-        progress.append((done, total, message))
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        notified.append((progress, total, message))
 
     async def calls(client: Client) -> tuple[Any, ...]:
         listed = {t.name: t for t in (await client.list_tools()).tools}
@@ -314,9 +324,9 @@ def test_download_models_runs_as_a_job_with_progress_and_search_uses_the_model(
     assert not done.is_error and job["status"] == "done", body(done)
     assert job["results"][0]["status"] == "installed" and job["results"][0]["revision"] == COMMIT
     assert "Search uses the installed models now" in body(done)
-    fractions = [p for p, total, _ in progress if total == 1]
+    fractions = [p for p, total, _ in notified if total == 1]
     assert fractions == sorted(fractions) and fractions[-1] == 1 and any(0 < f < 1 for f in fractions)
-    assert any(m and "onnx/model.onnx" in m and "MB" in m for _, _, m in progress)
+    assert any(m and "onnx/model.onnx" in m and "MB" in m for _, _, m in notified)
     assert hub.gets("onnx/model.onnx") == [None]
     # Installed where downloads go, checked, and used without a restart.
     installed = tmp_path / "data" / "models" / TINY

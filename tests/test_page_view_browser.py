@@ -94,7 +94,7 @@ def dumped(result: Any) -> dict[str, Any]:
 
 def yellow(pixel: Any) -> bool:
     r, g, b = pixel[:3]
-    return r > 170 and g > 140 and r - b > 50
+    return bool(r > 170 and g > 140 and r - b > 50)
 
 
 async def run_view(root: Path, query: str, document: str, shot: Path) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import json
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,7 @@ from casetrack.errors import (
     ScanNotReadError,
 )
 from casetrack.parse.options import ParseOptions
+from casetrack.parse.pdf import layout as pdf_layout
 from casetrack.parse.pdf import parser as pdf_module
 from casetrack.parse.pdf.chars import Word, clean_text
 from casetrack.parse.pdf.columns import reading_blocks
@@ -260,14 +262,14 @@ def test_malformed_pdfjs_files_parse_or_fail_cleanly(name: str) -> None:
 
 
 def test_a_failing_page_is_left_empty(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = pdf_module.layout_page
+    real = pdf_layout.layout_page  # what the parser calls, until the patch below
     calls = {"n": 0}
 
-    def flaky(*args: object, **kwargs: object) -> object:
+    def flaky(*args: Any, **kwargs: Any) -> Any:
         calls["n"] += 1
         if calls["n"] == 2:
             raise ValueError("boom")
-        return real(*args, **kwargs)  # type: ignore[arg-type]
+        return real(*args, **kwargs)
 
     monkeypatch.setattr(pdf_module, "layout_page", flaky)
     doc = parse_pdf(require(BENCH / LINKPLUS), ParseOptions())

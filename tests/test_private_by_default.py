@@ -175,7 +175,8 @@ def test_skipped_entries_read_as_rows_of_the_ingest_report(planted: Path) -> Non
     from casetrack.mcp import render
 
     skipped = scan_folder(planted, recursive=True).skipped
-    rows = [FileResult(**s.result_fields()) for s in skipped]
+    fields: list[dict[str, Any]] = [s.result_fields() for s in skipped]
+    rows = [FileResult(**f) for f in fields]
     assert all(r.status == "error" and not r.ok for r in rows)
     line = _line(next(r for r in rows if r.name == "passwd.txt"))
     assert line.startswith("  FAIL passwd.txt: a link to a file outside the folder being ingested")
@@ -276,7 +277,7 @@ def test_check_allowed_follows_links_and_refuses_what_is_not_under_a_root(tmp_pa
     (root / "matter" / "key.txt").symlink_to(root / ".ssh")
     data = root / "casetrack-data"
     (data / "cases").mkdir(parents=True)
-    allowed = {"roots": [root], "home": home, "private": [data]}
+    allowed: dict[str, Any] = {"roots": [root], "home": home, "private": [data]}
     assert check_allowed(doc, **allowed) == doc.resolve()
     for path, why in [
         (Path("/etc/passwd"), "system folder /etc"),

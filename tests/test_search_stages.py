@@ -29,8 +29,8 @@ def test_sparse_scores_match_the_reference_dot_product() -> None:
     )
     indices = pa.chunked_array([pa.array([d.indices.tolist() for d in docs] + [None], pa.list_(pa.int32()))])
     values = pa.chunked_array([pa.array([d.values.tolist() for d in docs] + [None], pa.list_(pa.float32()))])
-    ids = [f"c{i}" for i in range(7)]
-    scores = sparse_scores(query, ids, indices, values)
+    chunk_ids = [f"c{i}" for i in range(7)]
+    scores = sparse_scores(query, chunk_ids, indices, values)
     expected = {f"c{i}": query.dot(d) for i, d in enumerate(docs) if query.dot(d) > 0}
     assert scores.keys() == expected.keys()
     for key, value in expected.items():

@@ -5,8 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from casetrack.domain.cases import CaseStatus
 from casetrack.errors import CaseExistsError, CaseNotFoundError, CaseTrackError
-from casetrack.store.registry import CaseRegistry, CaseStatus
+from casetrack.store.registry import CaseRegistry
 
 
 @pytest.fixture

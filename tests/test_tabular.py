@@ -7,6 +7,7 @@ import csv
 import io
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 from docx import Document
@@ -16,7 +17,7 @@ from casetrack.app.tabular import neutralise, table_format, write_table
 from casetrack.errors import CaseTrackError
 
 COLUMNS = ("question", "rank", "passage", "score", "no_good_match")
-ROWS = [
+ROWS: list[dict[str, Any]] = [
     {
         "question": "Qual é o prazo de rescisão?",
         "rank": 1,

@@ -25,40 +25,78 @@ def norm(s):
     return "".join(c for c in s.lower() if c.isalnum())
 
 
-def main(argv):
-    path = os.path.join(HERE, "keyword_terms.json")
-    data = "/work/shared/data"
-    args = list(argv)
-    while args:
-        a = args.pop(0)
-        if a == "--data":
-            data = args.pop(0)
-        else:
-            path = a
-    spec = json.load(open(path, encoding="utf-8"))
-    cases = spec["cases"]
-    failures = []
-    page_cache = {}
-    txt_cache = {}
+class Sources:
+    """The cited pages and lines, read once: a PDF page's text through pdftotext, a .txt file's lines."""
 
-    def pdf_page(f, n):
+    def __init__(self, data):
+        self.data = data
+        self.pages = {}
+        self.lines = {}
+
+    def pdf_page(self, f, n):
         key = (f, n)
-        if key not in page_cache:
+        if key not in self.pages:
             r = subprocess.run(
-                ["pdftotext", "-f", str(n), "-l", str(n), os.path.join(data, f), "-"],
+                ["pdftotext", "-f", str(n), "-l", str(n), os.path.join(self.data, f), "-"],
                 capture_output=True,
                 text=True,
                 errors="replace",
             )
-            page_cache[key] = norm(r.stdout) if r.returncode == 0 else None
-        return page_cache[key]
+            self.pages[key] = norm(r.stdout) if r.returncode == 0 else None
+        return self.pages[key]
 
-    def txt_lines(f):
-        if f not in txt_cache:
-            with open(os.path.join(data, f), encoding="utf-8", errors="replace") as fh:
-                txt_cache[f] = fh.read().split("\n")
-        return txt_cache[f]
+    def txt_lines(self, f):
+        if f not in self.lines:
+            with open(os.path.join(self.data, f), encoding="utf-8", errors="replace") as fh:
+                self.lines[f] = fh.read().split("\n")
+        return self.lines[f]
 
+
+def check_pdf_gold(sources, where, g, q):
+    """A PDF gold entry: an integer page, no lines, the quote on that page. The failure, or None."""
+    if not isinstance(g.get("page"), int) or g["page"] < 1 or g.get("lines") is not None:
+        return f"{where}: PDF gold needs integer page >= 1 and lines null"
+    text = sources.pdf_page(g["file"], g["page"])
+    if text is None:
+        return f"{where}: pdftotext failed"
+    if q not in text:
+        return f"{where}: quote not on page: {g['quote'][:80]!r}"
+    return None
+
+
+def check_txt_gold(sources, where, g, q):
+    """A .txt gold entry: no page, a line range inside the file, the quote in those lines."""
+    ln = g.get("lines")
+    if g.get("page") is not None or not (isinstance(ln, list) and len(ln) == 2):
+        return f"{where}: txt gold needs page null and lines [a, b]"
+    a, b = ln
+    L = sources.txt_lines(g["file"])
+    if not (1 <= a <= b <= len(L)):
+        return f"{where}: bad line range (file has {len(L)} lines)"
+    if q not in norm("\n".join(L[a - 1 : b])):
+        return f"{where}: quote not in lines: {g['quote'][:80]!r}"
+    return None
+
+
+def check_gold(sources, failures, term, files, case, i, g):
+    where = f"{term} #{i} {g['file']} p={g.get('page')} l={g.get('lines')}"
+    if g["file"] not in files:
+        failures.append(f"{where}: file not in case {case}")
+        return
+    nw = len(g["quote"].split())
+    if not 5 <= nw <= 40:
+        failures.append(f"{where}: quote has {nw} words")
+    q = norm(g["quote"])
+    if not q:
+        failures.append(f"{where}: empty quote")
+        return
+    check = check_pdf_gold if g["file"].lower().endswith(".pdf") else check_txt_gold
+    failure = check(sources, where, g, q)
+    if failure is not None:
+        failures.append(failure)
+
+
+def check_cases(data, cases, failures):
     for cname, c in cases.items():
         for f in c["files"]:
             if not os.path.exists(os.path.join(data, f)):
@@ -66,6 +104,10 @@ def main(argv):
         if len(set(c["files"])) != len(c["files"]):
             failures.append(f"case {cname}: duplicate files in list")
 
+
+def check_terms(sources, spec, failures):
+    """Each term's fields and gold entries; the gold count of each (lang, term)."""
+    cases = spec["cases"]
     counts = {}
     seen_terms = set()
     for t in spec["terms"]:
@@ -82,40 +124,12 @@ def main(argv):
         if not t["gold"]:
             failures.append(f"{term}: no gold")
         for i, g in enumerate(t["gold"]):
-            where = f"{term} #{i} {g['file']} p={g.get('page')} l={g.get('lines')}"
-            if g["file"] not in files:
-                failures.append(f"{where}: file not in case {case}")
-                continue
-            nw = len(g["quote"].split())
-            if not 5 <= nw <= 40:
-                failures.append(f"{where}: quote has {nw} words")
-            q = norm(g["quote"])
-            if not q:
-                failures.append(f"{where}: empty quote")
-                continue
-            if g["file"].lower().endswith(".pdf"):
-                if not isinstance(g.get("page"), int) or g["page"] < 1 or g.get("lines") is not None:
-                    failures.append(f"{where}: PDF gold needs integer page >= 1 and lines null")
-                    continue
-                text = pdf_page(g["file"], g["page"])
-                if text is None:
-                    failures.append(f"{where}: pdftotext failed")
-                elif q not in text:
-                    failures.append(f"{where}: quote not on page: {g['quote'][:80]!r}")
-            else:
-                ln = g.get("lines")
-                if g.get("page") is not None or not (isinstance(ln, list) and len(ln) == 2):
-                    failures.append(f"{where}: txt gold needs page null and lines [a, b]")
-                    continue
-                a, b = ln
-                L = txt_lines(g["file"])
-                if not (1 <= a <= b <= len(L)):
-                    failures.append(f"{where}: bad line range (file has {len(L)} lines)")
-                    continue
-                if q not in norm("\n".join(L[a - 1 : b])):
-                    failures.append(f"{where}: quote not in lines: {g['quote'][:80]!r}")
+            check_gold(sources, failures, term, files, case, i, g)
         counts[(lang, term)] = len(t["gold"])
+    return counts
 
+
+def print_report(failures, counts):
     for f in failures:
         print("FAIL", f)
     by_lang = {}
@@ -128,6 +142,23 @@ def main(argv):
             print(f"  {n:3d}  {term}")
     total = sum(counts.values())
     print(f"{len(failures)} failed, {total} gold places checked, {len(counts)} terms")
+
+
+def main(argv):
+    path = os.path.join(HERE, "keyword_terms.json")
+    data = "/work/shared/data"
+    args = list(argv)
+    while args:
+        a = args.pop(0)
+        if a == "--data":
+            data = args.pop(0)
+        else:
+            path = a
+    spec = json.load(open(path, encoding="utf-8"))
+    failures = []
+    check_cases(data, spec["cases"], failures)
+    counts = check_terms(Sources(data), spec, failures)
+    print_report(failures, counts)
     return 1 if failures else 0
 
 
