@@ -46,6 +46,8 @@ def test_the_reading_tools_keep_their_parameters_and_are_read_only(host: Host) -
         "context",
         "by_document",
         "bates",
+        "keywords",
+        "likely_wording",
         *legal,
     }
     assert params(tools["get_chunk"]) == {"chunk_id", "neighbours", "case_name", "query"}
@@ -90,6 +92,51 @@ def test_search_cites_the_lines_that_answer_in_data_and_text(host: Host) -> None
     assert [d["document"] for d in data(ranked)["documents"]][0] == HOSTING.name
     assert "Best documents:" in body(ranked)
     assert data(nothing)["no_good_match"] is True and "No good match" in body(nothing)
+
+
+def test_search_takes_the_callers_words_and_echoes_them(host: Host) -> None:
+    """keywords and likely_wording: used for the answer's words, echoed, never shown as a finding;
+    too many words are a tool error that says how to ask."""
+    guess = "The Licensee shall pay a fee of one hundred dollars each week for the hosting."
+
+    async def script(client: Client) -> tuple[CallToolResult, ...]:
+        args = {"case_name": CASE, "top_k": 3}
+        words = await client.call_tool(
+            "search_case",
+            {
+                **args,
+                "query": "what does the service cost",
+                "keywords": ["fees", "per month"],
+                "likely_wording": guess,
+            },
+        )
+        plain = await client.call_tool("search_case", {**args, "query": "what does the service cost"})
+        many = await client.call_tool(
+            "search_case", {**args, "query": "cost", "keywords": [f"k{i}" for i in range(9)]}
+        )
+        return words, plain, many
+
+    words, plain, many = host.run(script)
+    out = data(words)
+    assert out["keywords"] == ["fees", "per month"] and out["likely_wording"] == guess
+    assert HOSTING_FEE in out["results"][0]["snippet"] and "one hundred dollars" not in body(words)
+    assert data(plain)["keywords"] == [] and data(plain)["likely_wording"] is None
+    assert many.is_error and "keywords" in error(many)
+
+
+def test_the_research_prompt_walks_through_a_thorough_search(host: Host) -> None:
+    async def script(client: Client) -> tuple[list[str], str]:
+        prompts = [p.name for p in (await client.list_prompts()).prompts]
+        got = await client.get_prompt(
+            "research_question", {"question": "Who pays for hosting?", "case_name": CASE}
+        )
+        content = got.messages[0].content
+        return prompts, getattr(content, "text", "")
+
+    prompts, text = host.run(script)
+    assert prompts == ["research_question"]
+    assert "Who pays for hosting?" in text and f'case_name="{CASE}"' in text
+    assert all(step in text for step in ("keywords", "likely_wording", "get_chunk", "verify_citation"))
 
 
 def test_search_errors_say_what_to_call_next(host: Host) -> None:
