@@ -155,17 +155,32 @@ def data_dir_check(data_dir: Path, posix: bool = os.name == "posix") -> Check:
     if data_dir.exists() and not data_dir.is_dir():
         return Check("data_dir", "fail", f"{data_dir} is a file, not a folder.", f"Move it aside, {choose}")
     if not data_dir.exists():
-        parent = _existing_parent(data_dir)
-        if parent.is_dir() and os.access(parent, os.W_OK | os.X_OK):
-            return Check(
-                "data_dir", "ok", f"{data_dir} does not exist yet; it is created (private) on first use."
-            )
+        return _creatable(data_dir, choose)
+    unwritable = _unwritable(data_dir, choose, posix)
+    if unwritable is not None:
+        return unwritable
+    if not posix:
+        return Check("data_dir", "ok", f"{data_dir}: writable")
+    return _privacy(data_dir)
+
+
+def _creatable(data_dir: Path, choose: str) -> Check:
+    """A data folder that does not exist yet: can it be made?"""
+    parent = _existing_parent(data_dir)
+    if parent.is_dir() and os.access(parent, os.W_OK | os.X_OK):
         return Check(
-            "data_dir",
-            "fail",
-            f"{data_dir} cannot be created: {parent} is not a writable folder.",
-            f"Make {parent} writable, {choose}",
+            "data_dir", "ok", f"{data_dir} does not exist yet; it is created (private) on first use."
         )
+    return Check(
+        "data_dir",
+        "fail",
+        f"{data_dir} cannot be created: {parent} is not a writable folder.",
+        f"Make {parent} writable, {choose}",
+    )
+
+
+def _unwritable(data_dir: Path, choose: str, posix: bool) -> Check | None:
+    """A failing check when a file cannot really be created in the folder; None when it can."""
     try:
         fd, name = tempfile.mkstemp(prefix=".doctor-", dir=data_dir)
         os.close(fd)
@@ -177,8 +192,10 @@ def data_dir_check(data_dir: Path, posix: bool = os.name == "posix") -> Check:
             f"{data_dir} is not writable: {e.strerror or e}.",
             f'chmod u+rwx "{data_dir}"   ({choose})' if posix else f"Make it writable, {choose}",
         )
-    if not posix:
-        return Check("data_dir", "ok", f"{data_dir}: writable")
+    return None
+
+
+def _privacy(data_dir: Path) -> Check:
     mode = data_dir.stat().st_mode & 0o777
     if mode & 0o077:
         return Check(
