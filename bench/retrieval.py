@@ -117,6 +117,8 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     # Issue 12, third round: the question-alone E1 list of scene-setting queries left out.
     "-question": {"question_weight": 0.0},
     "default": {},  # SearchConfig() as shipped: +boost, and for Portuguese cases without E7
+    # Issue 27: a question asking for a standard provision by purpose gets its usual words.
+    "-provisions": {"words_provisions": False},
 }
 
 

@@ -67,11 +67,16 @@ PROVISIONS: tuple[Provision, ...] = (
     Provision(
         "termination",
         _rx(
-            rf"\b(end|ended|ending|get out of|walk away|exit|cancel{W}|terminat{W}|back out)\b.*\b(agreement|contract|deal|lease|relationship|early|before)",
-            rf"\bterminat{W}",
-            r"\bend (it|the (agreement|contract|deal|lease)) early",
-            r"\b(rescind|rescis|resili|resolucao do contrato|encerr|denunci|distrat|romp|extin[cg])",
-            r"\b(sair|desistir) do (contrato|acordo|negocio)",
+            rf"\bhow (can|could|may|might|do|does|would|will|is|are)\b.{{0,50}}\b(end|ended|ending|terminat{W}|cancel{W}|get out|walk away|exit|back out|leave)\b",
+            rf"\b(end|terminat{W}|cancel{W}|get out of|walk away from|exit|back out of)\b.{{0,40}}\b(early|before (it|the|its) (ends|expires|term)|for convenience|without cause|at will|at any time)",
+            rf"\bright to (terminat{W}|cancel{W}|end)",
+            rf"\bnotice\b.{{0,30}}\b(to|before|for) (terminat{W}|cancel{W}|end(ing)?)\b",
+            rf"\b(when|under what|in what|on what)\b.{{0,40}}\b(terminat{W}|cancel{W}|end the (agreement|contract|lease))",
+            rf"\b(grounds|reasons|causes|events) (for|of) (terminat{W}|cancel{W})",
+            r"\bcomo\b.{0,40}\b(rescindir|resilir|encerrar|desistir|cancelar|sair do|romper|denunciar)",
+            rf"\b(rescis{W}|resili{W}|denuncia{W}|encerramento) (antecipad{W}|imotivad{W}|unilateral)",
+            rf"\b(quando|em que (casos|hipoteses)|quais (as )?(hipoteses|causas))\b.{{0,40}}\b(rescindi{W}|rescis{W}|resili{W}|encerrad{W})",
+            rf"\b(aviso previo|multa)\b.{{0,30}}\b(rescis{W}|resili{W}|encerrar)",
         ),
         {
             "en": ("terminate this agreement", "termination", "upon written notice", "for convenience"),
@@ -115,9 +120,9 @@ PROVISIONS: tuple[Provision, ...] = (
     Provision(
         "indemnification",
         _rx(
-            rf"\b(indemnif{W}|hold harmless|defend)\b",
-            r"\bwho (covers|answers for|is liable for)\b.*\b(claims?|loss|losses|third)",
-            rf"\b(indeniz{W}|ressarc{W}|regress{W})\b.*\b(terceir|perdas|danos)",
+            rf"\b(indemnif{W}|hold (\w+ )?harmless)\b",
+            r"\bwho (covers|answers for|is liable for|pays for)\b.{0,30}\b(claims?|loss|losses|third)",
+            rf"\b(indeniz{W}|ressarc{W}|regress{W})\b.{{0,30}}\b(terceir{W}|perdas)",
         ),
         {
             "en": ("indemnify", "hold harmless", "defend", "losses, damages, claims"),
@@ -127,8 +132,13 @@ PROVISIONS: tuple[Provision, ...] = (
     Provision(
         "confidentiality",
         _rx(
-            rf"\b(confidential{W}|non-?disclos{W}|secret)\b",
-            rf"\b(sigil{W}|confidencial{W}|segredo)\b",
+            rf"\bhow long\b.{{0,60}}\b(confidential{W}|secret|non-?disclos{W})",
+            r"\b(keep|kept|remain|treat|treated|hold)\b.{0,30}\b(confidential|secret|in confidence)",
+            r"\bconfidentiality (obligation|period|term|clause|provision|undertaking|duty|duties)",
+            r"\b(what|which)\b.{0,40}\b(counts as|is|are) confidential\b",
+            rf"\b(por quanto tempo|prazo)\b.{{0,60}}\b(sigil{W}|confidencial{W})",
+            rf"\b(dever|obrigac{W}|clausula) de (sigilo|confidencialidade)",
+            rf"\b(manter|guardar|tratar)\b.{{0,30}}\b(sigilo|confidencial{W}|em segredo)",
         ),
         {
             "en": (
@@ -143,8 +153,11 @@ PROVISIONS: tuple[Provision, ...] = (
     Provision(
         "assignment",
         _rx(
-            rf"\b(assign{W}|transfer (the|this|its) (agreement|contract|rights)|change of control|sell (the|its) (business|company|property))",
-            rf"\b(ced(er|e)|cessao|transferi{W})\b.*\b(contrato|direitos|obrigacoes|posicao|imovel)",
+            rf"\b(can|could|may|might|is|are)\b.{{0,50}}\b(assign{W}|transfer{W})\b.{{0,30}}\b(agreement|contract|rights|obligations|lease|license)",
+            rf"\bassign{W}\b.{{0,30}}\b(consent|without|allowed|permitted|prohibit{W}|restrict{W})",
+            r"\bchange of control\b",
+            r"\b(pode|posso|podem|podera)\b.{0,40}\b(ceder|transferir)",
+            r"\bcessao\b.{0,20}\b(do contrato|dos direitos|da posicao|de direitos|de quotas)",
         ),
         {
             "en": ("assign", "assignment", "prior written consent", "successors and assigns"),
@@ -216,8 +229,8 @@ PROVISIONS: tuple[Provision, ...] = (
     Provision(
         "non-compete and non-solicit",
         _rx(
-            rf"\b(non-?compet{W}|compete|competing|competitor|solicit{W}|poach{W}|hire away)\b",
-            rf"\b(concorr{W}|aliciar|aliciamento|contratar (os )?(empregados|funcionarios))",
+            rf"\b(non-?compet{W}|not (to )?compete|compete with|competing (business|product|activit{W})|solicit{W}|poach{W}|hire away)\b",
+            r"\b(nao concorrencia|concorrer com|aliciar|aliciamento|contratar (os )?(empregados|funcionarios))",
         ),
         {
             "en": ("shall not compete", "non-competition", "solicit", "competing business"),
@@ -289,9 +302,21 @@ PROVISIONS: tuple[Provision, ...] = (
 )
 
 
+# A question, not a statement or a pasted passage: it ends in "?" or starts with a question word.
+_QUESTION = re.compile(
+    rb"\?\s*$|^\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|does|do|did|can|could|may|must|"
+    rb"should|will|would|has|have|qual|quais|quem|quando|onde|como|o que|por que|porque|ha|existe|existem|"
+    rb"pode|podem|deve|devem|cabe|e possivel|em que)\b"
+)
+
+
 def provisions_asked(question: str) -> tuple[Provision, ...]:
-    """The standard provisions `question` asks for by purpose (usually none or one)."""
+    """The standard provisions `question` asks for by purpose (usually none or one); none for a
+    text that is not a question (a statement to test, a pasted passage: its own words are the
+    evidence)."""
     folded = fold(question)
+    if not _QUESTION.search(folded):
+        return ()
     return tuple(p for p in PROVISIONS if p.asks.search(folded))
 
 
