@@ -111,7 +111,7 @@ def _boost(ranked: RankInput, ranking: Ranking) -> Ranking:
     return ranking.with_scores(_added(ranking.scores, values, cfg.weight, ctx.config.fusion.rrf_k))
 
 
-def _echo(ranked: RankInput, ranking: Ranking) -> Ranking:
+def _echo(ranked: RankInput, ranking: Ranking) -> Ranking | None:
     ctx = ranked.context
     query, analyzer = ctx.query, ctx.store.bm25.analyzer
 
