@@ -82,32 +82,40 @@ def apply_moves(
 ) -> Applied:
     """Remove (when `remove`) the documents whose file is gone, then follow the renamed files
     (waiting up to `wait` seconds for the case's writer lock: CaseBusyError after)."""
-    from casetrack.ingest.attachments import delete_with_attachments
-
     done = Applied()
     if not (plan.rename or (remove and plan.remove)):
         return done
     with app.writing(case, wait=wait) as store:
-        for removal in plan.remove if remove else []:
-            for doc_id in removal.document_ids:
-                if store.journal.get(doc_id) is not None:  # a mailbox's message may have gone with another
-                    names = delete_with_attachments(store, doc_id)
-                    done.removed += names
-                    if on_line:
-                        on_line(
-                            f"  DEL  {names[-1]}: file gone from the folder: removed"
-                            + (f" with {len(names) - 1} attached document(s)" if len(names) > 1 else "")
-                        )
-        for change in plan.rename:
-            new = follow_rename(store, change)
-            if new is not None:
-                done.renamed.append((change.document, new))
-                if on_line:
-                    on_line(f"  MOVE {change.document} -> {new}: renamed, nothing ingested again")
-        if done.renamed:  # each rename is one small commit of the documents table: compact, as ingest does
-            for step in store.lance.maintain():
-                log.info("case %s: %s", safe_for_log(store.record.name), step)
+        if remove:
+            _remove_gone(store, plan, done, on_line or (lambda _line: None))
+        _follow_renames(store, plan, done, on_line or (lambda _line: None))
     return done
+
+
+def _remove_gone(store: CaseStore, plan: SyncPlan, done: Applied, on_line: Callable[[str], None]) -> None:
+    """Delete the documents whose file has left the folder (with their attachments)."""
+    from casetrack.ingest.attachments import delete_with_attachments
+
+    for removal in plan.remove:
+        for doc_id in removal.document_ids:
+            if store.journal.get(doc_id) is None:  # a mailbox's message may have gone with another
+                continue
+            names = delete_with_attachments(store, doc_id)
+            done.removed += names
+            attached = f" with {len(names) - 1} attached document(s)" if len(names) > 1 else ""
+            on_line(f"  DEL  {names[-1]}: file gone from the folder: removed{attached}")
+
+
+def _follow_renames(store: CaseStore, plan: SyncPlan, done: Applied, on_line: Callable[[str], None]) -> None:
+    """Each renamed file's document takes its new name; the documents table compacted after."""
+    for change in plan.rename:
+        new = follow_rename(store, change)
+        if new is not None:
+            done.renamed.append((change.document, new))
+            on_line(f"  MOVE {change.document} -> {new}: renamed, nothing ingested again")
+    if done.renamed:  # each rename is one small commit of the documents table: compact, as ingest does
+        for step in store.lance.maintain():
+            log.info("case %s: %s", safe_for_log(store.record.name), step)
 
 
 def follow_rename(store: CaseStore, change: Change) -> str | None:

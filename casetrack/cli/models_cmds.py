@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -142,24 +143,15 @@ def download_cmd(
     catalog_path: Path | None,
 ) -> None:
     """Download production models with pinned revisions and checked sha256 (resumable)."""
-    from casetrack.app.models_check import pick_models
     from casetrack.embed.hub import download
 
     settings = _settings(ctx)
     catalog = load_catalog(catalog_path or settings.model_catalog)
-    if missing:
-        entries = _missing_entries(settings, catalog, allow_unpinned)
-        if not entries:
-            click.echo("Every model the memory mode uses is installed (see `casetrack status`).")
-            return
-    elif names:
-        try:
-            entries = pick_models(catalog, names, language)
-        except ValueError as e:
-            raise click.BadParameter(str(e), param_hint="--model") from e
-    else:
-        slots = [slot] if slot else [s for s, info in SLOTS.items() if role in (None, info.role)]
-        entries = [catalog.for_slot(s, language) for s in slots]
+    wanted = _Wanted(slot, role, names, missing, language, allow_unpinned)
+    entries = wanted.entries(settings, catalog)
+    if entries is None:
+        click.echo("Every model the memory mode uses is installed (see `casetrack status`).")
+        return
     # The entry point reads the environment: HF_ENDPOINT (a mirror) and HF_HUB_OFFLINE.
     endpoint = os.environ.get("HF_ENDPOINT") or None
     offline = True if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on") else None
@@ -189,6 +181,32 @@ def download_cmd(
     _report(results, failures, as_json or progress_json, _shadowed(settings, results))
     if failures:
         ctx.exit(1)
+
+
+@dataclass(frozen=True)
+class _Wanted:
+    """The models `download` was asked for: the missing ones, named ones, or by slot / role."""
+
+    slot: str | None
+    role: str | None
+    names: tuple[str, ...]
+    missing: bool
+    language: str
+    allow_unpinned: bool
+
+    def entries(self, settings: Settings, catalog: Catalog) -> list[ProductionModel] | None:
+        """Their catalog entries (None: `--missing` and every model the memory mode uses is installed)."""
+        from casetrack.app.models_check import pick_models
+
+        if self.missing:
+            return _missing_entries(settings, catalog, self.allow_unpinned) or None
+        if self.names:
+            try:
+                return pick_models(catalog, self.names, self.language)
+            except ValueError as e:
+                raise click.BadParameter(str(e), param_hint="--model") from e
+        slots = [self.slot] if self.slot else [s for s, i in SLOTS.items() if self.role in (None, i.role)]
+        return [catalog.for_slot(s, self.language) for s in slots]
 
 
 @models.command("import")

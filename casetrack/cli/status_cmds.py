@@ -31,11 +31,18 @@ def status(ctx: click.Context, case: str | None, as_json: bool) -> None:
         return
     click.echo(f"CaseTrack {info['version']}  data: {info['data_dir']}  models: {info['models_dir']}")
     app = ctx.find_root().meta.get("casetrack.app")  # run here: the daemon logged its own at start
-    for line in (
-        app.registry.rebuilt if app is not None else ()
-    ):  # a damaged registry rebuilt, folders added back
+    rebuilt = app.registry.rebuilt if app is not None else ()  # a damaged registry, folders added back
+    for line in rebuilt:
         click.secho(f"Registry: {line}", fg="yellow")
     click.echo(f"Memory mode: {info['memory_mode']} ({info['memory_mode_reason']})")
+    _print_models(info)
+    _print_ocr(info["ocr"])
+    if info.get("case"):
+        _print_case(info["case"])
+
+
+def _print_models(info: dict[str, Any]) -> None:
+    """Each language's models by slot, and the one command that installs the missing ones."""
     for language, slots in info["slots"].items():
         click.echo(f"Models for {language} cases:")
         for s in slots:
@@ -48,24 +55,28 @@ def status(ctx: click.Context, case: str | None, as_json: bool) -> None:
         click.secho(
             f"Missing models: {names}. Fix: {fix['cli']} (offline: {fix['offline_cli']})", fg="yellow"
         )
-    ocr = info["ocr"]
+
+
+def _print_ocr(ocr: dict[str, Any]) -> None:
     if ocr["available"]:
         click.echo(f"OCR: tesseract {ocr['version']}, languages: {', '.join(ocr['languages']) or 'none'}")
     if ocr["problem"]:
         click.secho(f"OCR: {ocr['problem']}" + (f" Fix: {ocr['fix']}" if ocr["fix"] else ""), fg="yellow")
-    c = info.get("case")
-    if c:
-        click.echo(f"Case '{c['name']}' ({c['language']}):")
-        for slot, n in c["chunks_missing"].items():
-            if n:
-                click.echo(f'  {n} chunks have no {slot} vectors (casetrack reembed --case "{c["name"]}")')
-        if c.get("windows_missing"):
-            click.echo(
-                f"  {c['windows_missing']} chunks have no E1 passage windows, so E1 ranks them by the whole "
-                f'chunk only (casetrack reembed --case "{c["name"]}")'
-            )
-        for slot, why in c["search_skips"].items():
-            click.secho(f"  search skips {slot}: {why}", fg="yellow")
+
+
+def _print_case(c: dict[str, Any]) -> None:
+    """The case's missing vectors and the stages its search skips, each with its fix."""
+    click.echo(f"Case '{c['name']}' ({c['language']}):")
+    for slot, n in c["chunks_missing"].items():
+        if n:
+            click.echo(f'  {n} chunks have no {slot} vectors (casetrack reembed --case "{c["name"]}")')
+    if c.get("windows_missing"):
+        click.echo(
+            f"  {c['windows_missing']} chunks have no E1 passage windows, so E1 ranks them by the whole "
+            f'chunk only (casetrack reembed --case "{c["name"]}")'
+        )
+    for slot, why in c["search_skips"].items():
+        click.secho(f"  search skips {slot}: {why}", fg="yellow")
 
 
 @click.command("reembed")

@@ -77,39 +77,15 @@ def download(
     if constants.is_offline_mode() if offline is None else offline:
         raise _unavailable(entry, models_dir, "offline mode is on (HF_HUB_OFFLINE)")
     if entry.revision is None and not allow_unpinned:
-        raise CaseTrackError(
-            f"The catalog pins no revision for {entry.id} ({entry.hub_repo}), so its files cannot be checked "
-            "against known hashes.",
-            f"Run `casetrack models download --slot {entry.slot} --allow-unpinned` to take the hub's current "
-            "files (the commit is recorded), or `casetrack models import DIR` with files you trust.",
-            fix=Fix(
-                "Take the hub's current files (the commit is recorded), or import files you trust with "
-                "import_models",
-                tool="download_models",
-                args={"models": [entry.id], "allow_unpinned": True},
-            ),
-        )
+        raise _unpinned(entry)
     try:  # the same folder on every run, so the files an interrupted run finished are reused
         label = f"download-{entry.id}-{(entry.revision or 'unpinned')[:12]}"
         staging = install.staging_dir(models_dir, label)
     except OSError as e:
         raise CaseTrackError(f"Cannot write to the models folder {models_dir}: {e}.", _DIR_HINT) from e
     revision = entry.revision or "main"
-    records: dict[str, dict[str, Any]] = {}
     try:
-        for cf in entry.files:
-            url = hf_hub_url(entry.hub_repo, cf.path, revision=revision, endpoint=endpoint)
-            meta = get_hf_file_metadata(url, endpoint=endpoint)
-            if entry.revision is None and meta.commit_hash:
-                revision = meta.commit_hash  # every file from the commit the first one came from
-            # The ETag is the LFS sha256 for large files and the git blob sha1 for the others.
-            hub_sha = meta.etag if meta.etag and _SHA256.fullmatch(meta.etag) else None
-            if cf.sha256 and hub_sha and cf.sha256 != hub_sha:
-                raise _mismatch(entry, cf, cf.sha256, hub_sha, "the hub has another file than the pinned one")
-            report = (lambda done, total, path=cf.path: progress(path, done, total)) if progress else None
-            local = staging / cf.path
-            fetch(meta.location, local, meta.size, report)
-            records[cf.path] = _checked(entry, cf, local, meta.etag or "")
+        records, revision = _fetch_files(entry, staging, revision, endpoint, progress)
     except ChecksumError:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -118,6 +94,48 @@ def download(
             raise CaseTrackError(f"Not enough disk space in {models_dir} for {entry.id}.", _DIR_HINT) from e
         raise _unavailable(entry, models_dir, _reason(e, revision)) from e
     return install_catalog_model(staging, entry, records, models_dir, revision)
+
+
+def _unpinned(entry: ProductionModel) -> CaseTrackError:
+    """The refusal of an entry the catalog pins no revision for (without --allow-unpinned)."""
+    return CaseTrackError(
+        f"The catalog pins no revision for {entry.id} ({entry.hub_repo}), so its files cannot be checked "
+        "against known hashes.",
+        f"Run `casetrack models download --slot {entry.slot} --allow-unpinned` to take the hub's current "
+        "files (the commit is recorded), or `casetrack models import DIR` with files you trust.",
+        fix=Fix(
+            "Take the hub's current files (the commit is recorded), or import files you trust with "
+            "import_models",
+            tool="download_models",
+            args={"models": [entry.id], "allow_unpinned": True},
+        ),
+    )
+
+
+def _fetch_files(
+    entry: ProductionModel,
+    staging: Path,
+    revision: str,
+    endpoint: str | None,
+    progress: Progress | None,
+) -> tuple[dict[str, dict[str, Any]], str]:
+    """Each of the entry's files fetched into `staging` and checked: their records and the revision
+    they came from (an unpinned entry's: the commit of its first file)."""
+    records: dict[str, dict[str, Any]] = {}
+    for cf in entry.files:
+        url = hf_hub_url(entry.hub_repo, cf.path, revision=revision, endpoint=endpoint)
+        meta = get_hf_file_metadata(url, endpoint=endpoint)
+        if entry.revision is None and meta.commit_hash:
+            revision = meta.commit_hash  # every file from the commit the first one came from
+        # The ETag is the LFS sha256 for large files and the git blob sha1 for the others.
+        hub_sha = meta.etag if meta.etag and _SHA256.fullmatch(meta.etag) else None
+        if cf.sha256 and hub_sha and cf.sha256 != hub_sha:
+            raise _mismatch(entry, cf, cf.sha256, hub_sha, "the hub has another file than the pinned one")
+        report = (lambda done, total, path=cf.path: progress(path, done, total)) if progress else None
+        local = staging / cf.path
+        fetch(meta.location, local, meta.size, report)
+        records[cf.path] = _checked(entry, cf, local, meta.etag or "")
+    return records, revision
 
 
 def fetch(

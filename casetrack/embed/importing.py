@@ -45,21 +45,26 @@ def import_models(
                 f"{src} holds CaseTrack model folders (with model.json); --as only names hub files.",
                 f"Run `casetrack models import {src}` without --as.",
             )
-        staged: list[tuple[Path, ModelSpec, Path]] = []
-        try:
-            for folder in folders:
-                staged.append(stage_model_folder(folder, models_dir))
-        except BaseException:
-            for staging, _, _ in staged:
-                shutil.rmtree(staging, ignore_errors=True)
-            raise
-        results = []
-        for staging, spec, dest in staged:
-            replaced = swap_in(staging, dest, models_dir)
-            results.append(InstallResult(spec.name, str(dest), slot_of(spec, catalog), replaced=replaced))
-        return results
+        return _install_folders(folders, models_dir, catalog)
     except OSError as e:
         raise InstallError(f"Could not install into {models_dir}: {e}.", IMPORT_HINT) from e
+
+
+def _install_folders(folders: list[Path], models_dir: Path, catalog: Catalog | None) -> list[InstallResult]:
+    """Stage every model folder first (none installed if one fails), then swap each in."""
+    staged: list[tuple[Path, ModelSpec, Path]] = []
+    try:
+        for folder in folders:
+            staged.append(stage_model_folder(folder, models_dir))
+    except BaseException:
+        for staging, _, _ in staged:
+            shutil.rmtree(staging, ignore_errors=True)
+        raise
+    results = []
+    for staging, spec, dest in staged:
+        replaced = swap_in(staging, dest, models_dir)
+        results.append(InstallResult(spec.name, str(dest), slot_of(spec, catalog), replaced=replaced))
+    return results
 
 
 def carry_over(location: ModelsLocation | None) -> list[InstallResult]:
