@@ -67,6 +67,7 @@ def collect(spec_path: Path, cache: Path, words_path: Path | None, models: str) 
                     out.append(
                         {
                             "set": spec_path.stem,
+                            "group": f"{spec_path.parent.name}/{q['case']}",
                             "id": q["id"],
                             "words": bool(extra),
                             "answerable": q.get("gold") is not None,
@@ -130,14 +131,15 @@ def main() -> None:
     rated = [s for s in samples if not s["verbatim"]]
     x = np.array([s["x"] for s in rated], dtype=float)
     y = np.array([float(s["holds"]) for s in rated])
-    sets = sorted({s["set"] for s in rated})
-    print(f"\n{len(rated)} results ({int(y.sum())} hold the answer) from {len(sets)} sets")
+    # Left out in turn: each set's case (questions on other documents, other wording habits).
+    groups = sorted({s.get("group", s["set"]) for s in rated})
+    print(f"\n{len(rated)} results ({int(y.sum())} hold the answer) from {len(groups)} cases")
     held = np.zeros(len(rated))
-    for name in sets:
-        test = np.array([s["set"] == name for s in rated])
+    for name in groups:
+        test = np.array([s.get("group", s["set"]) == name for s in rated])
         w = fit(x[~test], y[~test])
         held[test] = 1 / (1 + np.exp(-np.clip(x[test] @ w, -30, 30)))
-    print("\nleft-out sets, predicted chance -> share that holds the answer:")
+    print("\nleft-out cases, predicted chance -> share that holds the answer:")
     for bucket, n, share in reliability(held, y):
         print(f"  {bucket}  n={n:5d}  holds {share:.3f}")
     w = fit(x, y)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from casetrack.legal.text import fold
@@ -72,24 +72,42 @@ SUPERIOR = {  # acronym: full name, folded
 }
 
 
+def _numbered(prefix: str, last: int) -> Callable[[int], str | None]:
+    return lambda tr: f"{prefix}{tr}" if 1 <= tr <= last else None
+
+
+# By the CNJ number's J (the branch of justice): its national body (TR 00 or 90), then its regional
+# courts by TR: a region's number (federal, labour, military) or a state's position in STATES.
+_NATIONAL: dict[int, dict[int, str]] = {
+    1: {0: "STF"},
+    2: {0: "CNJ"},
+    3: {0: "STJ"},
+    4: {90: "CJF"},
+    5: {0: "TST", 90: "CSJT"},
+    6: {0: "TSE"},
+    7: {0: "STM"},
+}
+_REGIONAL: dict[int, Callable[[int], str | None]] = {
+    4: _numbered("TRF", TRF_REGIONS),
+    5: _numbered("TRT", TRT_REGIONS),
+    6: lambda tr: f"TRE-{_uf(tr)}" if _uf(tr) else None,
+    7: _numbered("CJM", 12),
+    8: lambda tr: ("TJDFT" if _uf(tr) == "DF" else f"TJ{_uf(tr)}") if _uf(tr) else None,
+    9: lambda tr: f"TJM{_uf(tr)}" if _uf(tr) else None,
+}
+
+
+def _uf(tr: int) -> str | None:
+    return STATES[tr - 1][0] if 1 <= tr <= len(STATES) else None
+
+
 def tribunal_of_segment(segment: int, tr: int) -> str | None:
     """The acronym of a CNJ number's J.TR: (8, 26) → "TJSP", (4, 3) → "TRF3", (5, 2) → "TRT2"."""
-    uf = STATES[tr - 1][0] if 1 <= tr <= len(STATES) else None
-    if segment in (1, 2, 3):
-        return {1: "STF", 2: "CNJ", 3: "STJ"}[segment] if tr == 0 else None
-    if segment == 4:
-        return "CJF" if tr == 90 else f"TRF{tr}" if 1 <= tr <= TRF_REGIONS else None
-    if segment == 5:
-        return "TST" if tr == 0 else "CSJT" if tr == 90 else f"TRT{tr}" if 1 <= tr <= TRT_REGIONS else None
-    if segment == 6:
-        return "TSE" if tr == 0 else f"TRE-{uf}" if uf else None
-    if segment == 7:
-        return "STM" if tr == 0 else f"CJM{tr}" if 1 <= tr <= 12 else None
-    if segment == 8:
-        return ("TJDFT" if uf == "DF" else f"TJ{uf}") if uf else None
-    if segment == 9:
-        return f"TJM{uf}" if uf else None
-    return None
+    national = _NATIONAL.get(segment, {})
+    if tr in national:
+        return national[tr]
+    regional = _REGIONAL.get(segment)
+    return regional(tr) if regional is not None else None
 
 
 @dataclass(frozen=True)
