@@ -10,8 +10,6 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from casetrack.search.ranking.relevance import NO_GOOD_MATCH
-
 DOWNLOAD_FIX = (
     "download_models() installs the missing models from the model hub (pinned, checked; search uses "
     "them at once), or import_models(folder_path=...) from a folder on a computer without internet."
@@ -242,7 +240,7 @@ def search(out: Mapping[str, Any], case_stats: str, max_chars: int = 700) -> str
         lines += [
             "",
             "No good match: nothing in this case clearly answers this; the results below are only the "
-            f"nearest text (relevance under {NO_GOOD_MATCH}). Do not treat them as the answer.",
+            "nearest text. Do not treat them as the answer.",
         ]
     if out.get("documents"):
         lines += ["", "Best documents:"]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from casetrack.domain.slots import LISTS
-from casetrack.search.ranking.relevance import Calibration
+from casetrack.search.ranking.relevance import CALIBRATED, Calibration
 
 __all__ = [
     "LISTS",
@@ -167,7 +167,7 @@ class LabelSettings:
     """How results are rated: `model` turns each result's evidence into the chance that it holds the
     answer (ranking/relevance.py); None rates with the older fixed formula."""
 
-    model: Calibration | None = None
+    model: Calibration | None = CALIBRATED
 
 
 # The groups of SearchConfig, by attribute name (also the prefix of their flat names).

@@ -40,7 +40,7 @@ def page(ranked: RankInput, ranking: Ranking, request: SearchRequest, response: 
     shown = _distinct(pins, ordered, offset + top_k)[offset:]
     response.hits = rater.rate(shown, first_rank=offset + 1, top=top)
     if response.hits and offset == 0:
-        response.no_good_match = max(h.relevance or 0.0 for h in response.hits) < relevance.NO_GOOD_MATCH
+        response.no_good_match = rater.no_good_match(response.hits)
     if request.context_chars > 0:
         response.hits = add_context(store, response.hits, pins.rows, request.context_chars)
     if request.per_document:

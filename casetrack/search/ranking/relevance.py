@@ -12,16 +12,19 @@ Relevance is judged from evidence a person would accept, each on 0-1:
   (per language: the model puts Portuguese pairs higher);
 * verbatim: the chunk reproduces the query (search/verbatim.py): relevance = its alignment.
 
-relevance = 1 - (1 - lexical x LEXICAL_SHARE) x (1 - semantic): either kind of evidence alone can
-make a result relevant, both together more so. Labels: "exact" (the chunk reproduces the query),
->= STRONG "strong", >= GOOD "good", >= NO_GOOD_MATCH "weak", else "poor". A search whose best
-result is below `NO_GOOD_MATCH` reports `no_good_match`: nothing in the case is likely to say
-that. Set with bench/relevance_scale.py (2026-11-24, our lawyer questions against off-topic
-queries on the same cases): top-1 relevance of 115 real questions >= 0.57, of 24 off-topic
-queries <= 0.50 (EN) and <= 0.40 (PT); the threshold leans towards not flagging a real answer.
-Lowered from 0.40 to 0.35 on 2026-11-25: on the two spent blind sets (144 answerable questions
-written by someone who never saw the code) 0.40 flagged 13 real questions and 0.35 flags 3,
-while 38 of 42 off-topic queries on the same cases stay flagged (40 at 0.40).
+Calibrated (issue 27, the default): `relevance` is the estimated chance that the result's chunk
+holds the answer, from that evidence and the result's standing (`Evidence`, `Calibration`: a
+logistic model fitted by bench/calibrate_labels.py on questions with verified answers, 1,620
+results of dev set 1 with and without the caller's words, each case left out in turn to check
+it). Labels: "exact" (the chunk reproduces the query), >= STRONG "strong" (on the left-out cases
+0.87 of such results held the answer), >= GOOD "good" (more likely than not), >= WEAK "weak",
+else "poor". A table of contents, a signature block or a page footer is never above "weak", a
+result with little of the query's words and meaning (`OFF_TOPIC`) is "poor", whatever its rank. A
+search whose best result is below `NO_GOOD_MATCH` reports `no_good_match` (on the dev set: 3 of
+144 answerable searches flagged).
+
+Without a model (`LabelSettings.model` None) the older formula rates:
+relevance = 1 - (1 - lexical x LEXICAL_SHARE) x (1 - semantic), on the older scale (FORMULA_SCALE).
 """
 
 from __future__ import annotations
@@ -42,9 +45,42 @@ class Analyzer(Protocol):
 # E1 cosine (floor, full) per case language: unrelated text reaches the floor, answers the top.
 COSINE_SCALE = {"en": (0.80, 0.90), "pt": (0.845, 0.935)}
 LEXICAL_SHARE = 0.85  # words alone, all present, give at most 0.85
-STRONG = 0.75
-GOOD = 0.55
-NO_GOOD_MATCH = 0.35
+
+
+@dataclass(frozen=True)
+class Scale:
+    """Where the labels start on a relevance scale, and below which nothing clearly answers."""
+
+    strong: float
+    good: float
+    weak: float
+    no_good_match: float
+
+    def label(self, value: float, verbatim: bool = False) -> str:
+        if verbatim:
+            return "exact"
+        if value >= self.strong:
+            return "strong"
+        if value >= self.good:
+            return "good"
+        if value >= self.weak:
+            return "weak"
+        return "poor"
+
+
+# The calibrated chance that a result holds the answer (the default).
+CALIBRATED_SCALE = Scale(strong=0.8, good=0.5, weak=0.2, no_good_match=0.15)
+# The older formula's scale (bench/relevance_scale.py, 2026-11-24/25).
+FORMULA_SCALE = Scale(strong=0.75, good=0.55, weak=0.35, no_good_match=0.35)
+STRONG, GOOD, WEAK = CALIBRATED_SCALE.strong, CALIBRATED_SCALE.good, CALIBRATED_SCALE.weak
+NO_GOOD_MATCH = CALIBRATED_SCALE.no_good_match
+# Off topic: a result that shows less than this of the query's words or meaning (the older
+# formula) is "poor" whatever its rank, since the calibrated chance leans on rank and would call
+# the first result of a nonsense query "weak" (dev set 1: 14 of 271+14 such results held the answer).
+OFF_TOPIC = 0.3
+OFF_TOPIC_CAP = 0.1
+# A table of contents, a signature block or page furniture is at most "weak".
+BOILERPLATE_CAP = 0.45
 
 
 def idf(df: int, total: int) -> float:
@@ -77,16 +113,8 @@ def relevance(
     return round(1 - (1 - lexical_share * LEXICAL_SHARE) * (1 - semantic(cosine, language)), 3)
 
 
-def label(value: float, verbatim: bool = False) -> str:
-    if verbatim:
-        return "exact"
-    if value >= STRONG:
-        return "strong"
-    if value >= GOOD:
-        return "good"
-    if value >= NO_GOOD_MATCH:
-        return "weak"
-    return "poor"
+def label(value: float, verbatim: bool = False, scale: Scale = CALIBRATED_SCALE) -> str:
+    return scale.label(value, verbatim)
 
 
 @dataclass(frozen=True)
@@ -105,6 +133,11 @@ class Evidence:
     prose: int  # words of three letters or more in the chunk (a footer, a contents line: few)
     boilerplate: bool  # a table of contents, a signature block or page furniture, not a clause
     verbatim: float | None  # alignment 0-100 when the chunk reproduces the query
+
+    @property
+    def plain(self) -> float:
+        """The older formula's relevance of this evidence (words and meaning, whatever the rank)."""
+        return 1 - (1 - self.lexical_all * LEXICAL_SHARE) * (1 - self.semantic)
 
     def features(self) -> list[float]:
         """The model's inputs, in `Calibration.weights` order."""
@@ -173,6 +206,7 @@ class Calibration:
     """A logistic model: relevance = the estimated chance that the result holds the answer."""
 
     weights: tuple[float, ...]
+    scale: Scale = CALIBRATED_SCALE
 
     def __call__(self, evidence: Evidence) -> float:
         z = sum(w * x for w, x in zip(self.weights, evidence.features(), strict=True))
@@ -195,6 +229,10 @@ class Rater:
     word_cosines: Mapping[str, float] = field(default_factory=dict)  # E1 cosine of the likely wording
     model: Calibration | None = None  # None: the formula of `relevance`
 
+    @property
+    def scale(self) -> Scale:
+        return self.model.scale if self.model is not None else FORMULA_SCALE
+
     def evidence(self, hit: SearchHit, rank: int, top: float) -> Evidence:
         chunk_terms = set(self.analyzer.terms(hit.text))
         return Evidence(
@@ -211,6 +249,11 @@ class Rater:
             verbatim=self.verbatim.get(hit.chunk_id),
         )
 
+    def no_good_match(self, rated: Sequence[SearchHit]) -> bool:
+        """Does nothing among the rated first results clearly answer? The best one's relevance is
+        under the scale's floor (also when none is on the query's topic: each is "poor")."""
+        return bool(rated) and max(h.relevance or 0.0 for h in rated) < self.scale.no_good_match
+
     def rate(self, hits: list[SearchHit], first_rank: int = 1, top: float | None = None) -> list[SearchHit]:
         """`hits` (ranked `first_rank` on, the search's best score being `top`) with `relevance`,
         `match` and `evidence` filled in."""
@@ -222,9 +265,13 @@ class Rater:
                 value = round(min(1.0, ev.verbatim / 100), 3)
             elif self.model is not None:
                 value = round(self.model(ev), 3)
+                if ev.plain < OFF_TOPIC:
+                    value = min(value, OFF_TOPIC_CAP)
             else:
                 value = relevance(ev.lexical_all, self.cosines.get(h.chunk_id), None, self.language)
-            label_ = label(value, ev.verbatim is not None)
+            if ev.boilerplate and ev.verbatim is None:
+                value = min(value, BOILERPLATE_CAP)
+            label_ = self.scale.label(value, ev.verbatim is not None)
             out.append(replace(h, relevance=value, match=label_, evidence=ev))
         return out
 
@@ -244,3 +291,8 @@ def rater(
     every = set(terms) | set(more.get("asked", ())) | set(more.get("words", ()))
     weights = {t: idf(doc_freqs.get(t, 0), total) for t in every}
     return Rater(terms, weights, analyzer, cosines, verbatim, language, **more)
+
+
+# Fitted by bench/calibrate_labels.py on 2026-12-07 (dev set 1: 72 answerable questions and 18 the
+# case does not answer, with and without the caller's words; top 10 results each), in FEATURES order.
+CALIBRATED = Calibration((-3.3802, 2.284, -1.5409, 1.6704, 1.2685, 0.0, -0.311, -1.4023, 1.8937, 0.0, 0.0))
