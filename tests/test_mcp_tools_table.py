@@ -59,7 +59,9 @@ def test_rows_cite_each_answer_and_a_csv_is_written_private(host: Host) -> None:
     ]
     assert out["rows"][1]["page"] == 1 and out["rows"][1]["lines"] == "24-26"
     assert out["columns"][:3] == ["question", "rank", "citation"]
-    assert f"Q: {NOTICE}" in body(table) and f'1. {LEASE}, para. 4, ll. 8-9 [strong]: "Either party' in body(
+    label = out["rows"][0]["match"]
+    assert label in ("strong", "good")  # a calibrated chance: the two-document case gives it no more
+    assert f"Q: {NOTICE}" in body(table) and f'1. {LEASE}, para. 4, ll. 8-9 [{label}]: "Either party' in body(
         table
     )
     assert [(done, total) for done, total, _ in progress.seen] == [(0, 2), (1, 2), (2, 2)]
