@@ -59,8 +59,8 @@ def test_rows_cite_each_answer_and_a_csv_is_written_private(host: Host) -> None:
     ]
     assert out["rows"][1]["page"] == 1 and out["rows"][1]["lines"] == "24-26"
     assert out["columns"][:3] == ["question", "rank", "citation"]
-    label = out["rows"][0]["match"]
-    assert label in ("strong", "good")  # a calibrated chance: the two-document case gives it no more
+    label = out["rows"][0]["match"]  # the text shows each row's label as its data does
+    assert label in ("strong", "good", "weak") and out["rows"][0]["no_good_match"] is False
     assert f"Q: {NOTICE}" in body(table) and f'1. {LEASE}, para. 4, ll. 8-9 [{label}]: "Either party' in body(
         table
     )
