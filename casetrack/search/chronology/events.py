@@ -1,0 +1,195 @@
+"""The dated events of one document's text: each sentence that holds a date (`legal/dates.py`),
+one event per date, relative dates resolved in reading order.
+
+What is not an event (decided for the chronology; bench/chronology_gold/README.md marks the same):
+- a running header or footer: a line that comes back on several pages (page numbers aside), the
+  court's ECF stamp ("Case 1:20-cv-1 Document 5 Filed 04/16/21 Page 3 of 9"), an EDGAR exhibit's
+  "Source: ..., 8-K, 12/6/2017";
+- a citation's date: a US reporter's parenthetical ("24 F.2d 268 (2d Cir. Mar. 5, 1928)"), a cited
+  precedent's judgment or publication ("Rel. Min. X, julgado em 5/3/2019, DJe 12/3/2019"), a
+  statute's own date ("Lei nº 11.340, de 7 de agosto de 2006", "Act of March 3, 1875");
+- bare years, periods and deadlines in words ("within 30 days", "two years following the date
+  hereof"), blank form fields ("Dated: ________"): `legal/dates.py` never reads them as dates.
+A date written out in a deadline ("file the forms by October 4, 2017") is an event: it is a day
+of the matter's calendar.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from casetrack.legal.dates import (
+    DateMention,
+    Precision,
+    RelativeMention,
+    find_dates,
+    find_relative,
+    resolve,
+)
+from casetrack.legal.text import fold
+from casetrack.search.pincite.layout import line_end, line_of, line_starts, sentences
+
+MAX_SENTENCE = 500  # longer "sentences" are tables or lists: the event is the date's own line
+_LONE_NUMBER = re.compile(r"(?<![\d/.-])\d{1,6}(?![\d/.-])")
+_ECF = re.compile(r"^\s*(?:appellate\s+)?case:?\s.{0,60}\bdocument:?\s.{0,120}\b(?:filed|page)\b")
+_EDGAR = re.compile(r"^\s*source:\s.{0,160},\s*\d{1,2}/\d{1,2}/\d{2,4}\s*$")
+_REPORTER_BEFORE = re.compile(
+    r"(?:\d+\s+[A-Z][A-Za-z0-9.' ]{0,24}?\s\d+(?:,\s*\d+(?:-\d+)?)?|\bWL\s+\d+)\s*$"
+)
+_COURT_IN_PARENS = re.compile(r"\b(?:Cir|Dist|App|Ct|Bankr|Cl|Fed|Supp)\.|\b[SNEWCM]\.D\.")
+_PRECEDENT_BEFORE = re.compile(
+    r"(?:\bdje?|\bdejt|\bdou|julgad[oa]\s+em|julgamento(?:\s+em)?|data\s+d[oe]\s+julgamento|publicad[oa](?:\s+no\s+dje?|\s+em)?"
+    r"|publicacao(?:\s+da\s+sumula)?(?:\s+em)?)\s*:?\s*(?:de\s+)?$"
+)
+_JUDGE_IN_CLAUSE = re.compile(r"\brel(?:ator|atora)?\b|\bmin\.|\bdes\.|\bministr[oa]\b")
+_STATUTE_BEFORE = re.compile(
+    r"(?:\b(?:lei|decreto(?:-lei)?|medida\s+provisoria|resolucao|portaria|instrucao\s+normativa|emenda"
+    r"\s+constitucional|lei\s+complementar|circular|provimento)\b[^;()\n]{0,40}?,?\s+de\s*|\bact\s+of\s*)$"
+)
+
+
+@dataclass(frozen=True)
+class TextEvent:
+    """A dated event in a document: the sentence (offsets in its page's text) and its date."""
+
+    page: int  # index into the document's pages
+    start: int
+    end: int
+    date_start: int
+    date_end: int
+    value: date
+    precision: Precision
+    date_text: str
+    relative: str | None = None  # a relative date's kind ("document", "next_day" ...), resolved
+
+
+def line_key(line: str) -> str:
+    """A line as a running header repeats it: page numbers aside, spacing aside."""
+    return " ".join(_LONE_NUMBER.sub("#", fold(line)).split())
+
+
+def running_lines(pages: Sequence[str]) -> frozenset[str]:
+    """The keys of the lines that come back in the document (headers, footers, letterheads)."""
+    counts = Counter(line_key(line) for page in pages for line in page.split("\n") if line.strip())
+    return frozenset(k for k, n in counts.items() if n >= 2 and len(k) <= 200 and re.search(r"\d", k))
+
+
+def _line_at(text: str, pos: int) -> str:
+    start = text.rfind("\n", 0, pos) + 1
+    stop = text.find("\n", pos)
+    return text[start : len(text) if stop < 0 else stop]
+
+
+def _clause_start(text: str, pos: int) -> int:
+    """Where the clause holding `pos` starts: after the last open parenthesis or semicolon."""
+    window_start = max(0, pos - 300)
+    depth, at = 0, pos - 1
+    while at >= window_start:
+        ch = text[at]
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            if depth == 0:
+                return at
+            depth -= 1
+        elif ch == ";" and depth == 0:
+            return at + 1
+        at -= 1
+    return window_start
+
+
+def is_header(text: str, pos: int, repeated: frozenset[str]) -> bool:
+    line = _line_at(text, pos)
+    folded = fold(line)
+    return line_key(line) in repeated or bool(_ECF.match(folded) or _EDGAR.match(folded))
+
+
+def is_citation(text: str, start: int) -> bool:
+    """A cited authority's date: a reporter's parenthetical, a precedent's judgment or
+    publication, a statute's own date."""
+    folded = fold(text)
+    clause = _clause_start(text, start)
+    if text[clause : clause + 1] == "(":
+        before = text[max(0, clause - 60) : clause]
+        if _REPORTER_BEFORE.search(before) or _COURT_IN_PARENS.search(text[clause:start]):
+            return True
+    if _PRECEDENT_BEFORE.search(folded[max(0, start - 40) : start]) and _JUDGE_IN_CLAUSE.search(
+        folded[clause:start]
+    ):
+        return True
+    return bool(_STATUTE_BEFORE.search(folded[max(0, start - 70) : start]))
+
+
+def _event_span(text: str, sentence: tuple[int, int], date_start: int, date_end: int) -> tuple[int, int]:
+    """The sentence, or the date's own lines when the sentence is a table, a list or a run-on."""
+    start, end = sentence
+    if end - start <= MAX_SENTENCE:
+        return start, end
+    starts = line_starts(text)
+    first, last = line_of(starts, date_start), line_of(starts, max(date_end - 1, date_start))
+    return max(start, starts[first]), min(end, line_end(text, starts, last))
+
+
+@dataclass
+class _Anchors:
+    """What relative dates resolve against, as the reading goes on."""
+
+    document: tuple[date, Precision] | None
+    first: tuple[date, Precision] | None = None
+    last: tuple[date, Precision] | None = None
+
+    def of(self, mention: RelativeMention) -> tuple[date, Precision] | None:
+        if mention.kind != "document":
+            return self.last
+        if "first" in mention.text.lower():  # "the date first above written": the first date written
+            return self.first or self.document
+        return self.document or self.first
+
+
+def _page_events(
+    text: str, page: int, language: str, repeated: frozenset[str], anchors: _Anchors
+) -> list[TextEvent]:
+    out: list[TextEvent] = []
+    for s, e in sentences(text):
+        sentence = text[s:e]
+        found: list[DateMention | RelativeMention] = [
+            *find_dates(sentence, language),
+            *find_relative(sentence),
+        ]
+        for mention in sorted(found, key=lambda m: m.start):
+            at, stop = s + mention.start, s + mention.end
+            if isinstance(mention, DateMention):
+                if is_header(text, at, repeated) or is_citation(text, at):
+                    continue
+                value, precision, relative = mention.value, mention.precision, None
+                anchors.first = anchors.first or (value, precision)
+                anchors.last = (value, precision)
+            else:
+                anchor = anchors.of(mention)
+                resolved = resolve(mention, *anchor) if anchor else None
+                if resolved is None:
+                    continue
+                (value, precision), relative = resolved, mention.kind
+                if mention.kind != "document":
+                    anchors.last = (value, precision)
+            span = _event_span(text, (s, e), at, stop)
+            out.append(TextEvent(page, *span, at, stop, value, precision, mention.text, relative))
+    return out
+
+
+def document_events(
+    pages: Sequence[str], language: str = "en", doc_date: date | None = None
+) -> list[TextEvent]:
+    """Every dated event of a document whose pages are `pages`, in reading order. `language`
+    "pt" reads numeric dates day first; `doc_date` (the document's own date, legal metadata)
+    resolves "the date hereof", "today"."""
+    repeated = running_lines(pages)
+    anchors = _Anchors((doc_date, "day") if doc_date else None)
+    out: list[TextEvent] = []
+    for index, text in enumerate(pages):
+        out += _page_events(text, index, language, repeated, anchors)
+    return out
