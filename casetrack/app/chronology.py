@@ -2,8 +2,9 @@
 (search/chronology/) as the JSON both surfaces return, and as the rows of a .csv/.xlsx/.docx
 table (app/tabular.py, as `casetrack table` writes them).
 
-With a query, the case's search picks the passages about the topic (its best QUERY_DEPTH hits,
-leaving out those it rates poor) and the chronology keeps the events inside them.
+With a query, the case's search picks the passages about the topic (of its best QUERY_DEPTH hits,
+those it rates exact, strong or good; the weak ones only when there is nothing better) and the
+chronology keeps the events inside them.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 
 from typing_extensions import TypedDict
 
+from casetrack.domain.search import SearchHit
 from casetrack.domain.views import ChronologyEventJson, ChronologyJson
 from casetrack.errors import CaseTrackError, Fix
 from casetrack.search.chronology.build import Chronology
@@ -46,6 +48,12 @@ CHRONOLOGY_COLUMNS = (
     "lines",
     "date_text",
 )
+
+
+def topic_chunks(hits: Sequence[SearchHit]) -> set[str]:
+    """The chunks a search found about the topic: its exact, strong and good hits, else its weak ones."""
+    good = {h.chunk_id for h in hits if h.match in ("exact", "strong", "good")}
+    return good or {h.chunk_id for h in hits if h.match == "weak"}
 
 
 def check_day(value: str | None, flag: str, key: str, example: str) -> str | None:

@@ -333,7 +333,7 @@ class CaseTrack:
         """The case's dated events, sorted (search/chronology/): inside `documents` when given,
         dated `date_from`..`date_to`, and with `query` only those in the passages a search finds
         for it (app/chronology.py)."""
-        from casetrack.app.chronology import QUERY_DEPTH, check_range, page_of
+        from casetrack.app.chronology import QUERY_DEPTH, check_range, page_of, topic_chunks
         from casetrack.search.chronology.build import build_chronology
         from casetrack.search.filters import SearchFilters
         from casetrack.store.documents import resolve_documents
@@ -344,7 +344,7 @@ class CaseTrack:
         if topic:
             filters = SearchFilters(documents=tuple(documents))
             found = self.search(case, topic, client=client, top_k=QUERY_DEPTH, filters=filters)
-            chunk_ids = {hit.chunk_id for hit in found.hits if hit.match != "poor"}
+            chunk_ids = topic_chunks(found.hits)
         started = time.perf_counter()
         with self.reading(case) as store:
             doc_ids = resolve_documents(store, list(documents)) if documents else None

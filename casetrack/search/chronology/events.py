@@ -8,6 +8,8 @@ What is not an event (decided for the chronology; bench/chronology_gold/README.m
 - a citation's date: a US reporter's parenthetical ("24 F.2d 268 (2d Cir. Mar. 5, 1928)"), a cited
   precedent's judgment or publication ("Rel. Min. X, julgado em 5/3/2019, DJe 12/3/2019"), a
   statute's own date ("Lei nº 11.340, de 7 de agosto de 2006", "Act of March 3, 1875");
+- a relative date in an obligation ("shall be paid during the following month", "deverá ser
+  pago no dia seguinte"): a term of the deal, not a day that happened;
 - bare years, periods and deadlines in words ("within 30 days", "two years following the date
   hereof"), blank form fields ("Dated: ________"): `legal/dates.py` never reads them as dates.
 A date written out in a deadline ("file the forms by October 4, 2017") is an event: it is a day
@@ -46,6 +48,7 @@ _PRECEDENT_BEFORE = re.compile(
     r"|publicacao(?:\s+da\s+sumula)?(?:\s+em)?)\s*:?\s*(?:de\s+)?$"
 )
 _JUDGE_IN_CLAUSE = re.compile(r"\brel(?:ator|atora)?\b|\bmin\.|\bdes\.|\bministr[oa]\b")
+_OBLIGATION = re.compile(r"\b(?:shall|must|will|deve|devera|deverao|devem|devera)\b")
 _STATUTE_BEFORE = re.compile(
     r"(?:\b(?:lei|decreto(?:-lei)?|medida\s+provisoria|resolucao|portaria|instrucao\s+normativa|emenda"
     r"\s+constitucional|lei\s+complementar|circular|provimento)\b[^;()\n]{0,40}?,?\s+de\s*|\bact\s+of\s*)$"
@@ -169,6 +172,8 @@ def _page_events(
                 anchors.first = anchors.first or (value, precision)
                 anchors.last = (value, precision)
             else:
+                if mention.kind != "document" and _OBLIGATION.search(fold(sentence)):
+                    continue  # "paid during the following month": a term of the deal, not an event
                 anchor = anchors.of(mention)
                 resolved = resolve(mention, *anchor) if anchor else None
                 if resolved is None:
