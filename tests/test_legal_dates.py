@@ -100,6 +100,7 @@ def test_relative_dates_resolve_against_their_anchor(
     [
         "within 14 days of the date of this notice",
         "For a period of two years following the date hereof",
+        "shares outstanding as of the date hereof",  # a representation, not an event
         "This Agreement shall expire five years after the date hereof.",
         "a contar do dia seguinte à data de emissão",
         "no prazo de dez dias depois da citação",
@@ -112,5 +113,5 @@ def test_periods_and_deadlines_are_no_relative_date(text: str) -> None:
 def test_a_day_cannot_be_counted_from_a_month() -> None:
     [mention] = find_relative("the next day")
     assert resolve(mention, date(2019, 8, 1), "month") is None
-    [doc] = find_relative("as of the date first written above")
+    [doc] = find_relative("effective as of the date first written above")
     assert resolve(doc, date(2019, 8, 1), "month") == (date(2019, 8, 1), "month")

@@ -18,6 +18,7 @@ of the matter's calendar.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -38,20 +39,30 @@ from casetrack.search.pincite.layout import line_end, line_of, line_starts, sent
 MAX_SENTENCE = 500  # longer "sentences" are tables or lists: the event is the date's own line
 _LONE_NUMBER = re.compile(r"(?<![\d/.-])\d{1,6}(?![\d/.-])")
 _ECF = re.compile(r"^\s*(?:appellate\s+)?case:?\s.{0,60}\bdocument:?\s.{0,120}\b(?:filed|page)\b")
-_EDGAR = re.compile(r"^\s*source:\s.{0,160},\s*\d{1,2}/\d{1,2}/\d{2,4}\s*$")
+_EDGAR = re.compile(r"\bsource:\s[^\n:]{0,160}$")  # "Source: GRIDIRON BIONUTRIENTS, INC., 8-K, " + date
+_PAGE_AFTER = re.compile(
+    r"^\s*(?:-\s*)?page\s+\d+\b"
+)  # "September 2, 1998 Page 17": a footer run into the text
 _REPORTER_BEFORE = re.compile(
     r"(?:\d+\s+[A-Z][A-Za-z0-9.' ]{0,24}?\s\d+(?:,\s*\d+(?:-\d+)?)?|\bWL\s+\d+)\s*$"
 )
 _COURT_IN_PARENS = re.compile(r"\b(?:Cir|Dist|App|Ct|Bankr|Cl|Fed|Supp)\.|\b[SNEWCM]\.D\.")
 _PRECEDENT_BEFORE = re.compile(
-    r"(?:\bdje?|\bdejt|\bdou|julgad[oa]\s+em|julgamento(?:\s+em)?|data\s+d[oe]\s+julgamento|publicad[oa](?:\s+no\s+dje?|\s+em)?"
-    r"|publicacao(?:\s+da\s+sumula)?(?:\s+em)?)\s*:?\s*(?:de\s+)?$"
+    r"(?:\bdj(?:-?e)?|\bdejt|\bdou|\bj\.|julgad[oa]s?\s+em|julgamento(?:\s+em)?|data\s+d[oe]\s+julgamento"
+    r"|publicad[oa](?:\s+no\s+dje?|\s+em)?|publicacao(?:\s+da\s+sumula)?(?:\s+em)?)\s*:?\s*(?:de\s+|em\s+)?$"
 )
-_JUDGE_IN_CLAUSE = re.compile(r"\brel(?:ator|atora)?\b|\bmin\.|\bdes\.|\bministr[oa]\b")
-_OBLIGATION = re.compile(r"\b(?:shall|must|will|deve|devera|deverao|devem|devera)\b")
+# Who decided it, or the cited case's class and number ("AgRg no REsp 936574", "RR - 144-53.2012...").
+_PRECEDENT_MARK = re.compile(
+    r"\b(?:rel|rei)(?:ator|atora)?\b|\b(?:min|mm|des)\.|\bministr[oa]\b|\b(?:oj|sbdi|sumula)\b|\b(?:resp|agrg|agint|edcl|hc|rhc|re|are|aresp|ai|airr"
+    r"|rr|adi|adpf|ms|rms|ag|ap|apelacao|embargos|acordao|processo)\b[^;]{0,40}?\d"
+)
+_OBLIGATION = re.compile(r"\b(?:shall|must|will|deve|devera|deverao|devem)\b")
 _STATUTE_BEFORE = re.compile(
-    r"(?:\b(?:lei|decreto(?:-lei)?|medida\s+provisoria|resolucao|portaria|instrucao\s+normativa|emenda"
-    r"\s+constitucional|lei\s+complementar|circular|provimento)\b[^;()\n]{0,40}?,?\s+de\s*|\bact\s+of\s*)$"
+    r"(?:\b(?:leis?|decretos?(?:-leis?)?|medidas?\s+provisorias?|resolu(?:cao|coes)|portarias?|instrucao\s+normativa"
+    r"|emendas?\s+constituciona(?:l|is)|circular|provimento)\b(?:[^;()]{0,80}?\d[\d./-]*,?\s+de\s*"
+    r"|[^;]{0,160}?\bpublicad[oa]s?\b[^;]{0,80}?\b(?:de|em)\s*)"  # the act's publication: "publicada no DOU de"
+    r"|\b(?:vol\.|no\.?)\s*\d+,\s*"  # a journal's issue: "Revista LTr ..., vol. 69, nº 04, abril de 2005"
+    r"|\b(?:directive|regulation)\b[^;()]{0,80}?\bof\s*|\bact\s+of\s*)$"
 )
 
 
@@ -105,26 +116,31 @@ def _clause_start(text: str, pos: int) -> int:
     return window_start
 
 
-def is_header(text: str, pos: int, repeated: frozenset[str]) -> bool:
+def is_header(text: str, pos: int, end: int, repeated: frozenset[str]) -> bool:
+    """A running header or footer: a repeated line, the ECF stamp, an EDGAR "Source:" line, a
+    date followed by a page number."""
     line = _line_at(text, pos)
-    folded = fold(line)
-    return line_key(line) in repeated or bool(_ECF.match(folded) or _EDGAR.match(folded))
+    if line_key(line) in repeated or _ECF.match(fold(line)):
+        return True
+    return bool(
+        _EDGAR.search(fold(text[max(0, pos - 200) : pos])) or _PAGE_AFTER.match(fold(text[end : end + 30]))
+    )
 
 
-def is_citation(text: str, start: int) -> bool:
+def is_citation(text: str, folded: str, start: int) -> bool:
     """A cited authority's date: a reporter's parenthetical, a precedent's judgment or
-    publication, a statute's own date."""
-    folded = fold(text)
+    publication, a statute's own date. `folded`: `text` folded."""
     clause = _clause_start(text, start)
     if text[clause : clause + 1] == "(":
         before = text[max(0, clause - 60) : clause]
         if _REPORTER_BEFORE.search(before) or _COURT_IN_PARENS.search(text[clause:start]):
             return True
-    if _PRECEDENT_BEFORE.search(folded[max(0, start - 40) : start]) and _JUDGE_IN_CLAUSE.search(
-        folded[clause:start]
-    ):
-        return True
-    return bool(_STATUTE_BEFORE.search(folded[max(0, start - 70) : start]))
+    if _PRECEDENT_BEFORE.search(folded[max(0, start - 40) : start]):
+        # "(DJe de 04.5.2016)" closes "Apelação 27-89.2015/MS, Ministro-Relator ...": look before the parenthesis too
+        reach = max(0, clause - 150) if text[clause : clause + 1] == "(" else clause
+        if _PRECEDENT_MARK.search(folded[reach:start]):
+            return True
+    return bool(_STATUTE_BEFORE.search(folded[max(0, start - 100) : start]))
 
 
 def _event_span(text: str, sentence: tuple[int, int], date_start: int, date_end: int) -> tuple[int, int]:
@@ -157,32 +173,34 @@ def _page_events(
     text: str, page: int, language: str, repeated: frozenset[str], anchors: _Anchors
 ) -> list[TextEvent]:
     out: list[TextEvent] = []
-    for s, e in sentences(text):
-        sentence = text[s:e]
-        found: list[DateMention | RelativeMention] = [
-            *find_dates(sentence, language),
-            *find_relative(sentence),
-        ]
-        for mention in sorted(found, key=lambda m: m.start):
-            at, stop = s + mention.start, s + mention.end
-            if isinstance(mention, DateMention):
-                if is_header(text, at, repeated) or is_citation(text, at):
-                    continue
-                value, precision, relative = mention.value, mention.precision, None
-                anchors.first = anchors.first or (value, precision)
+    folded = fold(text)
+    spans = sentences(text)
+    firsts = [s for s, _ in spans]
+    found: list[DateMention | RelativeMention] = [
+        *find_dates(text, language, folded),
+        *find_relative(text, folded),
+    ]
+    for mention in sorted(found, key=lambda m: m.start):
+        at, stop = mention.start, mention.end
+        s, e = spans[max(bisect.bisect_right(firsts, at) - 1, 0)]
+        if isinstance(mention, DateMention):
+            if is_header(folded, at, stop, repeated) or is_citation(text, folded, at):
+                continue
+            value, precision, relative = mention.value, mention.precision, None
+            anchors.first = anchors.first or (value, precision)
+            anchors.last = (value, precision)
+        else:
+            if mention.kind != "document" and _OBLIGATION.search(folded[s:e]):
+                continue  # "paid during the following month": a term of the deal, not an event
+            anchor = anchors.of(mention)
+            resolved = resolve(mention, *anchor) if anchor else None
+            if resolved is None:
+                continue
+            (value, precision), relative = resolved, mention.kind
+            if mention.kind != "document":
                 anchors.last = (value, precision)
-            else:
-                if mention.kind != "document" and _OBLIGATION.search(fold(sentence)):
-                    continue  # "paid during the following month": a term of the deal, not an event
-                anchor = anchors.of(mention)
-                resolved = resolve(mention, *anchor) if anchor else None
-                if resolved is None:
-                    continue
-                (value, precision), relative = resolved, mention.kind
-                if mention.kind != "document":
-                    anchors.last = (value, precision)
-            span = _event_span(text, (s, e), at, stop)
-            out.append(TextEvent(page, *span, at, stop, value, precision, mention.text, relative))
+        span = _event_span(text, (s, max(e, stop)), at, stop)
+        out.append(TextEvent(page, *span, at, stop, value, precision, mention.text, relative))
     return out
 
 
