@@ -132,6 +132,7 @@ def read_commands(chunk_id: str, document: str) -> dict[str, tuple[str, tuple[st
             (0, 4, 5, 6),
         ),
         "status": ("app_status", ("status", "--case", CASE, "--json"), (0,)),
+        "chronology": ("chronology", ("chronology", "--case", CASE, "--json"), (0,)),
     }
 
 

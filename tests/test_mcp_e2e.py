@@ -38,6 +38,7 @@ READ_ONLY = {
     "get_status",
     "verify_citation",
     "list_authorities",
+    "build_chronology",
 }
 DESTRUCTIVE = {"delete_case", "delete_document"}
 OPEN_WORLD = {"download_models"}  # the one tool that reaches past this computer (the model hub)

@@ -22,7 +22,14 @@ from typing_extensions import Unpack
 from casetrack.app.audit import ENV_AUDIT_QUERIES, AuditLog
 from casetrack.config import Settings
 from casetrack.domain.cases import CaseSettings, CaseStatus, DocumentSort
-from casetrack.domain.views import CaseSummary, ChunkView, DocumentDetails, DocumentSummary, StatusReport
+from casetrack.domain.views import (
+    CaseSummary,
+    ChronologyJson,
+    ChunkView,
+    DocumentDetails,
+    DocumentSummary,
+    StatusReport,
+)
 from casetrack.logsafe import safe_for_log
 from casetrack.store.registry import CaseRecord, CaseRegistry
 from casetrack.store.store_errors import store_errors
@@ -311,6 +318,39 @@ class CaseTrack:
                 "shown": len(shown),
                 "authorities": [a.to_json() for a in shown],
             }
+
+    def chronology(
+        self,
+        case: str,
+        date_from: str | None = None,
+        date_to: str | None = None,
+        documents: Sequence[str] = (),
+        query: str | None = None,
+        offset: int = 0,
+        max_events: int | None = None,
+        client: str = "cli",
+    ) -> ChronologyJson:
+        """The case's dated events, sorted (search/chronology/): inside `documents` when given,
+        dated `date_from`..`date_to`, and with `query` only those in the passages a search finds
+        for it (app/chronology.py)."""
+        from casetrack.app.chronology import QUERY_DEPTH, check_range, page_of, topic_chunks
+        from casetrack.search.chronology.build import build_chronology
+        from casetrack.search.filters import SearchFilters
+        from casetrack.store.documents import resolve_documents
+
+        date_from, date_to = check_range(date_from, date_to)
+        topic = query.strip() if query and query.strip() else None
+        chunk_ids = None
+        if topic:
+            filters = SearchFilters(documents=tuple(documents))
+            found = self.search(case, topic, client=client, top_k=QUERY_DEPTH, filters=filters)
+            chunk_ids = topic_chunks(found.hits)
+        started = time.perf_counter()
+        with self.reading(case) as store:
+            doc_ids = resolve_documents(store, list(documents)) if documents else None
+            built = build_chronology(store, doc_ids, date_from, date_to, chunk_ids)
+            self._audit(client, store.record.name, "build_chronology", len(built.events), started, topic)
+            return page_of(store.record.name, built, offset, max_events, topic, date_from, date_to)
 
     def _audit(
         self, client: str, case: str, tool: str, results: int, started: float, query: str | None

@@ -41,6 +41,7 @@ _COMMANDS: dict[str, str] = {
     "show": "show_cmds:show",
     "table": "table_cmds:table",
     "eval": "table_cmds:evaluate",
+    "chronology": "chronology_cmds:chronology",
     "status": "status_cmds:status",
     "reembed": "status_cmds:reembed",
     "audit": "status_cmds:audit",

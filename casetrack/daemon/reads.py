@@ -114,6 +114,17 @@ def _verify(app: CaseTrack, a: Args) -> Any:
     )
 
 
+def _chronology(app: CaseTrack, a: Args) -> Any:
+    return app.chronology(
+        str(a["case"]),
+        a.get("date_from"),
+        a.get("date_to"),
+        _strs(a.get("documents")),
+        a.get("query"),
+        client=CLIENT,
+    )
+
+
 def _documents(app: CaseTrack, a: Args) -> Any:
     return app.list_documents(str(a["case"]), a.get("sort_by", "date"))
 
@@ -143,6 +154,7 @@ READS: dict[str, Callable[[CaseTrack, Args], Any]] = {
     "find_entity": _entity,
     "authorities": _authorities,
     "verify_citation": _verify,
+    "chronology": _chronology,
     "list_documents": _documents,
     "document_details": _document,
     "app_status": _status,

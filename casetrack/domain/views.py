@@ -336,3 +336,37 @@ class VerifyJson(TypedDict):
     meaning_changes: list[str]
     similarity: float  # 0-1: the quote against the text it is compared with
     elapsed_ms: float
+
+
+class ChronologyEventJson(TypedDict):
+    """One dated event of a case's chronology (`casetrack chronology --json`, build_chronology)."""
+
+    date: str  # ISO: "2021-03-05"; a month-precision date "2021-03"
+    precision: str  # day | month
+    date_text: str  # as the document writes it: "March 5, 2021", "no dia seguinte", "the date hereof"
+    relative: (
+        str | None
+    )  # a relative date, resolved: document | same_day | next_day | later | day_of_month | next_month
+    sentence: str  # the event: the sentence that holds the date (a table's row)
+    citation: str  # the pin-cite of that sentence: "Contract.pdf, p. 2, para. 3, ll. 4-6"
+    document: str
+    document_id: str
+    doc_type: str | None  # the document's legal type (contract, judgment, acordao, letter ...)
+    doc_date: str | None  # the document's own date (YYYY-MM-DD), when its metadata has one
+    chunk_id: str  # for get_chunk / `casetrack chunk`: the passage around the event
+    source: SourceJson  # the sentence's page, paragraphs, lines and offsets
+
+
+class ChronologyJson(TypedDict):
+    """`casetrack chronology --json` and build_chronology's structured output."""
+
+    case: str
+    total: int  # events that match (before offset / max_events)
+    shown: int
+    offset: int
+    events: list[ChronologyEventJson]
+    documents: int  # documents read
+    undated_documents: list[str]  # documents read that hold no dated event
+    query: str | None  # --query: the events of the chunks a search found for it
+    date_from: str | None
+    date_to: str | None

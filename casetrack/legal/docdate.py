@@ -14,26 +14,11 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from casetrack.legal.dates import DATE, parse_date
 from casetrack.legal.model import DocDate
 from casetrack.legal.text import fold
 
-_MONTHS = {
-    m: i % 12 + 1
-    for i, m in enumerate(
-        "january february march april may june july august september october november december "
-        "janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro".split()
-    )
-}
-_MONTHS |= {m[:3]: n for m, n in list(_MONTHS.items())} | {"sept": 9}
-_MON = "|".join(sorted(_MONTHS, key=len, reverse=True))
-# A date in folded text: "march 3, 2021", "3 march 2021", "12 de marco de 2023", "3rd day of march, 2021",
-# "12/03/2023", "2023-03-12", "9.3.2018".
-DATE = (
-    rf"(?:(?P<m1>{_MON})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y1>\d{{4}})"
-    rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd|th|o)?\s+(?:day\s+of\s+|de\s+)?(?P<m2>{_MON})\.?,?\s+(?:de\s+|of\s+)?(?P<y2>\d{{4}})"
-    r"|(?P<y3>(?:19|20)\d\d)-(?P<m3>\d\d)-(?P<d3>\d\d)"
-    r"|(?P<a>\d{1,2})(?P<s>[/.])(?P<b>\d{1,2})(?P=s)(?P<y4>(?:19|20)\d\d|\d\d))(?!\d)"
-)
+# The date grammar is legal/dates.py's (written-out, numeric and ISO dates of day precision).
 _CITY = r"(?:^|\n)[^\S\n]*[a-z][a-z' ]{2,30}(?:\s*[/(-]\s*[a-z]{2}\)?)?\s*,\s*(?:em\s+)?"
 _WORDY = DATE.split("|(?P<y3>")[0] + ")"  # written-out dates only
 RULES = (
@@ -57,25 +42,6 @@ RULES = (
 )
 _FALLBACK = re.compile(r"(?<![\d/])" + DATE)
 _COMPILED = tuple((name, re.compile(rx)) for name, rx in RULES)
-
-
-def parse_date(m: re.Match[str], language: str = "en") -> date | None:
-    """The date of a match of DATE; None when it is no calendar date."""
-    g = {k: v for k, v in m.groupdict().items() if v}
-    try:
-        if "a" in g:
-            first, second = int(g["a"]), int(g["b"])
-            day, month = (
-                (first, second) if language == "pt" or g["s"] == "." or first > 12 else (second, first)
-            )
-            y = g["y4"]
-            year = int(y) if len(y) == 4 else (2000 + int(y) if int(y) < 50 else 1900 + int(y))
-            return date(year, month, day)
-        n = next(i for i in "123" if "y" + i in g)
-        month = int(g["m3"]) if n == "3" else _MONTHS[g["m" + n]]
-        return date(int(g["y" + n]), month, int(g["d" + n]))
-    except (ValueError, KeyError, StopIteration):
-        return None
 
 
 _CITED_IN_PARENS = ("decision", "julgado_em", "publication")

@@ -12,7 +12,8 @@ from collections import Counter
 from collections.abc import Iterable
 
 from casetrack.legal.cnj import find_cnj, find_old_process_numbers
-from casetrack.legal.docdate import DATE, find_doc_date, parse_date
+from casetrack.legal.dates import DATE, parse_date
+from casetrack.legal.docdate import find_doc_date
 from casetrack.legal.doctype import classify
 from casetrack.legal.jurisprudence import find_jurisprudence
 from casetrack.legal.legislation import find_legislation

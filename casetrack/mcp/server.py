@@ -17,6 +17,7 @@ from mcp.server import MCPServer
 from casetrack import __version__
 from casetrack.mcp import (
     tools_cases,
+    tools_chronology,
     tools_documents,
     tools_ingest,
     tools_models,
@@ -53,6 +54,7 @@ TOOLS: tuple[ToolDef, ...] = (
     *tools_verify.tools.tools,
     *tools_view.tools.tools,
     *tools_table.tools.tools,
+    *tools_chronology.tools.tools,
     *tools_status.tools.tools,
     *tools_models.tools.tools,
 )

@@ -18,6 +18,8 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
+from casetrack.legal.dates import MONTHS
+
 Found = Iterator[tuple[int, int, "Kind", str]]  # start, end, kind, key
 Keyed = Iterator[tuple[re.Match[bytes], str]]
 Spot = tuple[int, "Signal"]  # where a signal starts, for query order
@@ -137,14 +139,7 @@ _MONEY = folded_rx(
     rf"(?<![a-z0-9$])(?:(r\$|us\$|\$|usd|brl)\s?(\d[\d.,]*\d|\d)(?:\s?({_SC}){E})?"
     rf"|(\d[\d.,]*\d|\d)(?:\s({_SC}))?(?:\s+de)?\s(dollars|dolares|reais|real){E})"
 )
-_MONTHS = {
-    m: i % 12 + 1
-    for i, m in enumerate(
-        "january february march april may june july august september october november december "
-        "janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro".split()
-    )
-}
-_MONTHS |= {m[:3]: n for m, n in _MONTHS.items()} | {"sept": 9}
+_MONTHS = MONTHS  # legal/dates.py: the one list of month names (EN, PT) and their abbreviations
 _MON = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DATE = folded_rx(
     rf"{B}(?:(?P<m1>{_MON})\.?\s(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s(?P<y1>\d{{4}})"
