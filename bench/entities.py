@@ -42,7 +42,7 @@ from casetrack.legal.docdate import find_doc_date  # noqa: E402
 from casetrack.legal.doctype import classify  # noqa: E402
 from casetrack.legal.extract import extract_entities  # noqa: E402
 from casetrack.legal.model import EntityKind  # noqa: E402
-from casetrack.legal.us_citations import _eyecite, find_us_citations  # noqa: E402
+from casetrack.legal.us_citations import eyecite, find_us_citations  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data"
 LENER = DATA / "lener_br"
@@ -273,7 +273,7 @@ def us_documents() -> list[tuple[str, str]]:
 
 def part_us() -> None:
     print("\n### US citations\n")
-    get_citations, _ = _eyecite()
+    get_citations, _ = eyecite()
     ref = ours = both = 0
     kinds: Counter[str] = Counter()
     for _, text in us_documents():
@@ -414,7 +414,7 @@ def part_speed() -> None:
     print("\n### Speed\n")
     pt = [p.read_text(encoding="utf-8") for p in sorted((LENER / "raw_text").glob("*.txt"))]
     en = [t for _, t in us_documents()]
-    _eyecite()
+    eyecite()
     for name, texts, lang in (("LeNER-Br (pt)", pt, "pt"), ("US courts (en, eyecite)", en, "en")):
         chars = sum(len(t) for t in texts)
         started = time.perf_counter()
