@@ -76,7 +76,7 @@ _CONNECTOR = re.compile(
 )
 _QUOTES = {'"': '"', "“": "”", "”": "”", "«": "»"}
 _WORD = re.compile(r"[^\s()\"“”«»&%]+")
-_PARTS = re.compile(r"[^\W_]+[*]*|[*]+")
+_PARTS = re.compile(r"(?:[^\W_]|\*)+")
 
 
 def tokenize(query: str, case: str | None = None) -> list[Token]:
@@ -126,7 +126,7 @@ def _word(query: str, at: int, case: str | None) -> Token:
     m = _WORD.match(query, at)
     assert m is not None  # every other character starts a word
     word = m.group()
-    if ("/" in word or word.startswith("+")) and not _PARTS.search(word.replace("/", " ")):
+    if word.startswith(("/", "+")) or re.match(r"(?:w|pre)/", word, re.IGNORECASE):
         raise ConnectorsSyntaxError(
             query,
             at,

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
@@ -176,16 +177,17 @@ def search_connectors(store: CaseStore, request: SearchRequest) -> SearchRespons
             "plain text with syntax plain."
         )
     shown = ranked[request.offset : request.offset + request.top_k]
+    patterns = [w.pattern() for w in dict.fromkeys(positive_words(node))]
     documents = {e.doc_id: e for e in scope.entries}
     rows = store.lance.fetch_chunks([m.chunk_id for m in shown])
-    response.hits = [_hit(m, rows[m.chunk_id], documents) for m in shown if m.chunk_id in rows]
+    response.hits = [_hit(m, rows[m.chunk_id], documents, patterns) for m in shown if m.chunk_id in rows]
     if request.context_chars > 0:
         response.hits = add_context(store, response.hits, rows, request.context_chars)
     if request.per_document and ranked:
         every = ranked[:MAX_PER_DOCUMENT]
         more = store.lance.fetch_chunks([m.chunk_id for m in every if m.chunk_id not in rows])
         rows.update(more)
-        hits = [_hit(m, rows[m.chunk_id], documents) for m in every if m.chunk_id in rows]
+        hits = [_hit(m, rows[m.chunk_id], documents, patterns) for m in every if m.chunk_id in rows]
         response.documents = by_document(hits, request.top_k)
     trace.finish("fetch")
     return response
@@ -241,7 +243,9 @@ def _distinct(ranked: list[ChunkMatch]) -> list[ChunkMatch]:
     return out
 
 
-def _hit(m: ChunkMatch, row: dict[str, Any], documents: dict[str, Any]) -> SearchHit:
+def _hit(
+    m: ChunkMatch, row: dict[str, Any], documents: dict[str, Any], patterns: list[re.Pattern[str]]
+) -> SearchHit:
     """A result pinned to the whole lines that hold its best occurrence."""
     text = str(row["text"])
     start, end = m.words.chars(m.best)
@@ -258,7 +262,7 @@ def _hit(m: ChunkMatch, row: dict[str, Any], documents: dict[str, Any]) -> Searc
         stored_line_confidences(row),
         stored_line_pages(row),
     )
-    matched = [m.words.text[slice(*m.words.chars(o))] for o in m.occurrences[:SHOWN_OCCURRENCES]]
+    matched = [_shown(m.words, o, patterns) for o in m.occurrences[:SHOWN_OCCURRENCES]]
     return SearchHit(
         chunk_id=m.chunk_id,
         text=text,
@@ -268,5 +272,24 @@ def _hit(m: ChunkMatch, row: dict[str, Any], documents: dict[str, Any]) -> Searc
         chunk_provenance=chunk,
         relevance=1.0,
         match="exact",
-        matched=[" ".join(s.split()) for s in matched],
+        matched=matched,
     )
+
+
+# An occurrence up to this many words is shown whole; a longer one (/s, /p, AND) by its words.
+SHOWN_WORDS = 12
+
+
+def _shown(words: Words, occ: Occurrence, patterns: list[re.Pattern[str]]) -> str:
+    """An occurrence as the reader sees it: its text, or its matched words with "…" between."""
+    lo, hi = occ
+    if hi - lo < SHOWN_WORDS:
+        return " ".join(words.text[slice(*words.chars(occ))].split())
+    hits = [i for i in range(lo, hi + 1) if any(p.fullmatch(words.words[i]) for p in patterns)] or [lo, hi]
+    runs: list[list[int]] = []
+    for i in hits:
+        if runs and i == runs[-1][-1] + 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return " … ".join(" ".join(words.text[slice(*words.chars((r[0], r[-1])))].split()) for r in runs)
