@@ -96,7 +96,9 @@ def test_connectors_bind_in_westlaw_order(query: str, reading: str) -> None:
         ("/s notice", 0, "expected a word, a quoted phrase or '(' before '/s'", "notice"),
     ],
 )
-def test_a_mistake_is_pointed_at_with_the_fix(query: str, at: int, expected: str, corrected: str | None) -> None:
+def test_a_mistake_is_pointed_at_with_the_fix(
+    query: str, at: int, expected: str, corrected: str | None
+) -> None:
     with pytest.raises(ConnectorsSyntaxError) as raised:
         parse(query, "Acme v. Beta")
     error = raised.value
