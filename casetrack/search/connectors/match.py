@@ -5,8 +5,8 @@ paragraph as the pin-cite counts them (pincite/layout.py: a paragraph ends at a 
 sentence never crosses one). Every node gives its occurrences as word ranges (first, last):
 
 - a word: each word of the text its pattern matches in full; a phrase: its words in a row;
-- OR: the occurrences of either side; AND: for each occurrence of the first part, the tightest
-  range holding one occurrence of every part (nothing when a part has none);
+- OR: the occurrences of either side; AND: the ranges that hold one occurrence of every part
+  (the tightest MAX_OCCURRENCES; nothing when a part has none);
 - w/n, /n: an occurrence of each side, apart, at most n words from one to the other (the
   position of the nearer word of one to the nearer of the other); pre/n, +n: the left one first;
 - /s, /p: an occurrence of each side, apart, inside one sentence / paragraph; +s, +p: left first;
@@ -170,14 +170,13 @@ def _same(
 
 
 def _all_of(parts: list[list[Occurrence]]) -> list[Occurrence]:
-    """For each occurrence of the first part, the tightest range with one of every other part."""
+    """One occurrence of every part, each combination as the range it spans (the tightest
+    MAX_OCCURRENCES kept after each part: a connector above AND needs the combinations, not only
+    the tightest one per occurrence, to find the one inside a sentence)."""
     if any(not p for p in parts):
         return []
-    out: set[Occurrence] = set()
-    for a in parts[0]:
-        lo, hi = a
-        for other in parts[1:]:
-            best = min(other, key=lambda b: max(hi, b[1]) - min(lo, b[0]))
-            lo, hi = min(lo, best[0]), max(hi, best[1])
-        out.add((lo, hi))
-    return sorted(out)
+    combined = set(parts[0])
+    for other in parts[1:]:
+        spans = {(min(a[0], b[0]), max(a[1], b[1])) for a in combined for b in other}
+        combined = set(sorted(spans, key=lambda o: (o[1] - o[0], o[0]))[:MAX_OCCURRENCES])
+    return sorted(combined)
