@@ -39,10 +39,13 @@ class Words:
     are worked out when a connector first asks (most expressions never do)."""
 
     def __init__(self, text: str) -> None:
-        found = list(_WORD.finditer(fold(text)))
         self.text = text
-        self.words = [m.group() for m in found]
-        self.spans = [(m.start(), m.end()) for m in found]
+        self.folded = fold(text)
+        self.words: list[str] = _WORD.findall(self.folded)  # spans only when asked: most never are
+
+    @functools.cached_property
+    def spans(self) -> list[tuple[int, int]]:
+        return [m.span() for m in _WORD.finditer(self.folded)]
 
     @classmethod
     def of(cls, text: str) -> Words:
@@ -82,8 +85,7 @@ class Matcher:
 
     def _eval(self, node: Node, w: Words) -> list[Occurrence]:
         if isinstance(node, Word):
-            pattern = self._pattern(node)
-            return [(i, i) for i, text in enumerate(w.words) if pattern.fullmatch(text)][:MAX_OCCURRENCES]
+            return self._word(node, w)
         if isinstance(node, Phrase):
             return self._phrase(node, w)
         if isinstance(node, Or):
@@ -103,6 +105,18 @@ class Matcher:
             return _near(left, right, node.n, node.ordered)
         same = w.sentence if node.unit == "s" else w.paragraph
         return _same(left, right, same, node.ordered)
+
+    def _word(self, word: Word, w: Words) -> list[Occurrence]:
+        if word.literal:  # the word or its plural: a set look-up, no regular expression
+            forms = {word.text, word.text + "s", word.text + "es"}
+            found = [i for i, text in enumerate(w.words) if text in forms]
+        elif word.root and "*" not in word.text:
+            stem = word.text
+            found = [i for i, text in enumerate(w.words) if text.startswith(stem)]
+        else:
+            pattern = self._pattern(word)
+            found = [i for i, text in enumerate(w.words) if pattern.fullmatch(text)]
+        return [(i, i) for i in found[:MAX_OCCURRENCES]]
 
     def _phrase(self, node: Phrase, w: Words) -> list[Occurrence]:
         patterns = [self._pattern(x) for x in node.words]
