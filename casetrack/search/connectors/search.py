@@ -150,6 +150,11 @@ def search_connectors(store: CaseStore, request: SearchRequest) -> SearchRespons
     trace = Trace(response)
     node = parse(request.query, store.record.name)
     response.expression = node.show()
+    if request.keywords or request.likely_wording:
+        response.warnings.append(
+            "keywords and likely_wording are not used by a terms-and-connectors search: it finds exactly "
+            "what the expression says (syntax plain reads the query as a question with them)."
+        )
     trace.lap("parse")
     scope = scope_of(store, request.effective_filters())
     response.case_documents = len(scope.entries)
