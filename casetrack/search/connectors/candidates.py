@@ -17,7 +17,7 @@ import re
 
 import tantivy
 
-from casetrack.search.connectors.expr import And, Node, Not, Or, Phrase, Word
+from casetrack.search.connectors.expr import And, Near, Node, Not, Or, Phrase, Word
 from casetrack.store.analyzers import CaseAnalyzer
 
 # Word endings (English and Portuguese); every tail of each is tried after a root's letters.
@@ -68,16 +68,44 @@ class CandidateQuery:
         if isinstance(node, Word):
             return self._word(node)
         if isinstance(node, Phrase):
-            return self._all([self._word(w) for w in node.words])
+            return self._in_a_row(node.words) or self._all([self._word(w) for w in node.words])
         if isinstance(node, Or):
             return self._any([self.of(p) for p in node.parts])
         if isinstance(node, And):
             return self._all([self.of(p) for p in node.parts])
-        return (
-            self.of(node.keep)
-            if isinstance(node, Not)
-            else self._all([self.of(node.left), self.of(node.right)])
-        )
+        if isinstance(node, Not):
+            return self.of(node.keep)
+        near = self._near(node) if isinstance(node, Near) else None
+        return near or self._all([self.of(node.left), self.of(node.right)])
+
+    def _regex(self, word: Word) -> str | None:
+        """One regular expression for every index term of `word` (None: a word the index lacks)."""
+        terms, prefix = word_terms(word, self.analyzer)
+        alternatives = [re.escape(t) for t in terms] + ([prefix] if prefix else [])
+        return "|".join(alternatives) if alternatives else None
+
+    def _in_a_row(self, words: tuple[Word, ...]) -> tantivy.Query | None:
+        """A phrase by positions (the index keeps each word's position, a dropped stopword's too),
+        when the index holds every one of its words."""
+        regexes = [self._regex(w) for w in words]
+        if any(r is None for r in regexes):
+            return None
+        row: list[str | tuple[int, str]] = [r for r in regexes if r]
+        return tantivy.Query.regex_phrase_query(self.schema, "text", row, 0)
+
+    def _near(self, node: Near) -> tantivy.Query | None:
+        """Two words within n positions, by the index's positions: tantivy's slop k lets the second
+        follow the first by up to k + 1 positions, so w/n asks for both orders with slop n - 1."""
+        if not (isinstance(node.left, Word) and isinstance(node.right, Word)):
+            return None
+        left, right = self._regex(node.left), self._regex(node.right)
+        if left is None or right is None:
+            return None
+        orders: list[list[str | tuple[int, str]]] = [[left, right]]
+        if not node.ordered:
+            orders.append([right, left])
+        queries = [tantivy.Query.regex_phrase_query(self.schema, "text", o, node.n - 1) for o in orders]
+        return queries[0] if len(queries) == 1 else self._any(list(queries))
 
     def _any(self, parts: list[tantivy.Query | None]) -> tantivy.Query | None:
         if any(p is None for p in parts):
