@@ -19,9 +19,22 @@ from casetrack.store.case_store import CaseStore
 def run_search(
     store: CaseStore, pool: EmbedderPool, runtime: SearchRuntime, request: SearchRequest
 ) -> SearchResponse:
-    """Load the query encoders the case can use (naming the ones it cannot), then search."""
+    """Load the query encoders the case can use (naming the ones it cannot), then search; a
+    terms-and-connectors query (search/connectors/) needs no encoder and runs on its own path."""
     from casetrack.embed.protocols import DenseQueryEncoder, LateQueryEncoder, SparseQueryEncoder
+    from casetrack.search.connectors.syntax import resolve
     from casetrack.search.ranking.pipeline import search
+
+    if resolve(request.syntax, request.query) == "connectors":
+        from casetrack.search.connectors.search import search_connectors
+
+        response = search_connectors(store, request)
+        if request.rerank_asked:
+            response.warnings.append(
+                "rerank does not apply to a terms-and-connectors search: its results are exact matches, "
+                "ranked by the words matched and how close together they are."
+            )
+        return response
 
     language = store.record.language
     stored = store.models()
@@ -52,4 +65,23 @@ def run_search(
     response.warnings += missing_warnings(response.models_missing)
     if "E1" in skipped and "E1" not in response.models_missing:
         response.warnings.append(f"dense search (E1) skipped: {skipped['E1']}")
+    if cfg.rerank.on and "rerank" not in response.stages_used:
+        response.warnings.append(rerank_note(store, pool, skipped.get("E12")))
     return response
+
+
+def rerank_note(store: CaseStore, pool: EmbedderPool, why: str | None) -> str:
+    """Why a search asked to rerank ran without it, and what to do."""
+    from casetrack.embed.production import for_slot
+
+    model = for_slot("E12").id
+    name = store.record.name
+    if pool.resolve("E12", store.record.language) is None:
+        return (
+            f"rerank was asked for, but no late-interaction model (E12, e.g. {model}) is installed: this search "
+            f"ran without it. Install it with `casetrack models download --model {model}` (MCP: download_models), "
+            f'then add its vectors with `casetrack reembed --case "{name}"`.'
+        )
+    if why:
+        return f"rerank was asked for but did not run: {why}."
+    return "rerank was asked for but had no candidates to rerank."

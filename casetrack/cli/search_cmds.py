@@ -37,6 +37,11 @@ def print_response(r: SearchJson, snippet_chars: int = 400) -> None:
             "`casetrack status` lists what is missing.",
             fg="yellow",
         )
+    if r.get("expression"):
+        click.secho(
+            f"Terms and connectors: {r.get('expression')} ({r.get('total_matches', 0)} matching passages)",
+            dim=True,
+        )
     if not r["results"]:
         click.echo(f"No results for {r['query']!r} in '{r['case']}'.")
         return
@@ -61,6 +66,8 @@ def print_response(r: SearchJson, snippet_chars: int = 400) -> None:
         if context["before"]:
             click.secho(textwrap.indent(textwrap.fill("..." + context["before"], 100), "   "), dim=True)
         click.echo(textwrap.indent(textwrap.fill(h["snippet"] or h["text"][:snippet_chars], 100), "   "))
+        if h.get("matched"):
+            click.secho("   matched: " + " | ".join(h.get("matched") or []), dim=True)
         if context["after"]:
             click.secho(textwrap.indent(textwrap.fill(context["after"] + "...", 100), "   "), dim=True)
     click.echo(f"({len(r['results'])} results in {r['timings_ms'].get('total', 0):.0f} ms)")
@@ -162,6 +169,18 @@ def legal_filter_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     help="How the document would probably word the answer (one to three sentences; invented details are "
     "fine): it finds passages worded like it, and is never shown as a finding.",
 )
+@click.option(
+    "--syntax",
+    type=click.Choice(["connectors", "plain"]),
+    default=None,
+    help='Read the query as terms and connectors (Westlaw/Lexis: & or % ! * "phrase" /s /p w/n pre/n ( )) or '
+    "as plain words; default: connectors when the query carries their syntax.",
+)
+@click.option(
+    "--rerank",
+    is_flag=True,
+    help="Rerank the best results with the late-interaction model (E12) for this search, when installed.",
+)
 @legal_filter_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
@@ -181,10 +200,16 @@ def search(
     bates: str | None,
     keywords: tuple[str, ...],
     likely_wording: str | None,
+    syntax: str | None,
+    rerank: bool,
     as_json: bool,
     **legal: Any,
 ) -> None:
-    """Search a case; every result carries its citation (document, page, paragraph, lines)."""
+    """Search a case; every result carries its citation (document, page, paragraph, lines).
+
+    Terms and connectors work as on Westlaw and Lexis, e.g.
+    'indemnif! /s "gross negligence"', 'terminat! w/10 notice', 'assign! /p consent & (unreasonabl! /3 withh!)'.
+    """
     args = {
         "case": case,
         "query": query,
@@ -200,6 +225,8 @@ def search(
         "per_document": by_document,
         "keywords": list(keywords),
         "likely_wording": likely_wording,
+        "syntax": syntax,
+        "rerank": True if rerank else None,
     }
     response: SearchJson = read(ctx, "search", args)
     if as_json:

@@ -69,6 +69,8 @@ def _search(app: CaseTrack, a: Args) -> Any:
         per_document=bool(a.get("per_document")),
         keywords=_strs(a.get("keywords")),
         likely_wording=a.get("likely_wording"),
+        syntax=a.get("syntax"),
+        rerank=a.get("rerank"),
         client=CLIENT,
     )
     return response_json(response)

@@ -21,6 +21,8 @@ class SearchHit:
     relevance: float | None = None  # 0-1, how well it answers the query (search/relevance.py)
     match: str = ""  # relevance's label: exact, strong, good, weak, poor
     evidence: Any = None  # what relevance was judged from (ranking/relevance.py `Evidence`; not in JSON)
+    # A terms-and-connectors search: the text of each occurrence of the expression (the first few).
+    matched: list[str] | None = None
 
     @property
     def citation(self) -> str:
@@ -62,3 +64,9 @@ class SearchResponse:
     # The caller's words as the search used them (echoed: `--json`, search_case).
     keywords: list[str] = field(default_factory=list)
     likely_wording: str | None = None
+    # How the query was read: "plain" (question or keywords) or "connectors" (terms and
+    # connectors, search/connectors/); for connectors, the expression as parsed (fully
+    # parenthesised) and how many passages match it in all.
+    syntax: str = "plain"
+    expression: str | None = None
+    total_matches: int | None = None

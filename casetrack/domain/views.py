@@ -275,6 +275,7 @@ class HitJson(TypedDict):
     relevance: float | None  # 0-1, how well it answers the query (README: "Reading results")
     match: str  # relevance's label: exact | strong | good | weak | poor
     context: NotRequired[ContextJson]  # when neighbouring text was asked for
+    matched: NotRequired[list[str]]  # terms and connectors: the text of each occurrence (first five)
 
 
 class DocumentHitJson(TypedDict):
@@ -300,6 +301,9 @@ class SearchJson(TypedDict):
     keywords: list[str]  # the caller's alternative searches, as used
     likely_wording: str | None  # the caller's guess at the answer's wording, as used (never a finding)
     documents: NotRequired[list[DocumentHitJson]]  # the per-document view, when asked
+    syntax: str  # how the query was read: plain | connectors
+    expression: NotRequired[str]  # connectors: the expression as parsed, fully parenthesised
+    total_matches: NotRequired[int]  # connectors: how many passages match in all
 
 
 class DifferenceJson(TypedDict):

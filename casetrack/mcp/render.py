@@ -229,10 +229,16 @@ def search(out: Mapping[str, Any], case_stats: str, max_chars: int = 700) -> str
         f"Case: {out['case']} | {case_stats}",
         f"Time: {timing:.0f}ms | Stages: {', '.join(out.get('stages_used', []))}",
     ]
+    if out.get("expression"):
+        lines.append(
+            f"Terms and connectors: {out['expression']} | {out.get('total_matches', 0)} matching passages (exact)"
+        )
     for warning in out.get("warnings", []):
         lines.append(f"Note: {warning}")
     if out.get("models_missing"):
         lines.append(f"Fix: {DOWNLOAD_FIX}")
+    if not out["results"] and out.get("expression"):
+        return "\n".join(lines)
     if not out["results"]:
         lines += ["", "No results. Try other words, a broader question, or check list_documents."]
         return "\n".join(lines)
@@ -265,6 +271,8 @@ def search(out: Mapping[str, Any], case_stats: str, max_chars: int = 700) -> str
         if source.get("section"):
             lines.append(f"Section: {source['section']}")
         lines += [f"chunk_id: {hit['chunk_id']}", "", f'"{text}"']
+        if hit.get("matched"):
+            lines.append("Matched: " + " | ".join(hit["matched"]))
         ctx = hit.get("context")
         if ctx:
             if ctx.get("before"):

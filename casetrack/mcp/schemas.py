@@ -86,6 +86,9 @@ class SearchOut(_Out):
     no_good_match: bool = False
     keywords: list[str] = []
     likely_wording: str | None = None
+    syntax: str = "plain"
+    expression: str | None = None
+    total_matches: int | None = None
     stages_used: list[str]
     stages_skipped: dict[str, str]
     timings_ms: dict[str, float]

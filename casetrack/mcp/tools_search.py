@@ -40,7 +40,9 @@ tools = ToolSet()
     "Pasting a sentence finds where it came from; verify_citation checks a quote against a cite. Text read by "
     "OCR says so with its confidence (source.ocr_confidence, 0-100); a page's Bates stamp ends its citation, "
     "and bates='ABC0001200-ABC0001300' searches only those pages. doc_type, tribunal, process, date_from/date_to "
-    "(the document's own date), tag, field (KEY=VALUE) and language keep the search inside those documents.",
+    "(the document's own date), tag, field (KEY=VALUE) and language keep the search inside those documents. "
+    'Terms and connectors (exact matches, pin-cited): & or % ! * "phrase" /s /p w/n pre/n ( ), e.g. '
+    "'terminat! w/10 notice'.",
 )
 async def search_case(
     ctx: Context,
@@ -96,6 +98,16 @@ async def search_case(
     tag: TagArg = None,
     field: FieldArg = None,
     language: LanguageArg = None,
+    syntax: Annotated[
+        Literal["connectors", "plain"] | None,
+        Field(
+            description="Force the reading of query: connectors (Westlaw/Lexis terms and connectors) or plain. "
+            "Default: connectors when the query carries their syntax."
+        ),
+    ] = None,
+    rerank: Annotated[
+        bool, Field(description="Rerank the best results with the late-interaction model, if installed")
+    ] = False,
 ) -> Annotated[CallToolResult, SearchOut]:
     tc = tool_context(ctx)
 
@@ -115,6 +127,8 @@ async def search_case(
             filters=SearchFilters(bates=bates, legal=legal),
             keywords=keywords,
             likely_wording=likely_wording,
+            syntax=syntax,
+            rerank=True if rerank else None,
             client=client_of(ctx),
         )
         # The case's size comes with the response (read once by the search, not a second pass).

@@ -23,7 +23,11 @@ def response_json(r: SearchResponse) -> SearchJson:
         "models_missing": r.models_missing,
         "keywords": r.keywords,
         "likely_wording": r.likely_wording,
+        "syntax": r.syntax,
     }
+    if r.expression is not None:
+        out["expression"] = r.expression
+        out["total_matches"] = r.total_matches or 0
     if r.documents:
         out["documents"] = [
             {
@@ -56,6 +60,8 @@ def hit_json(h: SearchHit) -> HitJson:
         "relevance": h.relevance,
         "match": h.match,
     }
+    if h.matched is not None:
+        out["matched"] = h.matched
     if h.context_before is not None or h.context_after is not None:
         out["context"] = {"before": h.context_before, "after": h.context_after}
     return out

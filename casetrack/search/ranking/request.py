@@ -23,6 +23,8 @@ class SearchOptions(TypedDict, total=False):
     per_document: bool
     keywords: Sequence[str] | None
     likely_wording: str | None
+    syntax: str | None
+    rerank: bool | None
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,9 @@ class SearchRequest:
     # at how the document words the answer. Evidence of the answer's words; never shown back.
     keywords: tuple[str, ...] = ()
     likely_wording: str | None = None
+    # "auto" (connectors when the query carries their syntax), "connectors" or "plain"
+    # (search/connectors/syntax.py).
+    syntax: str = "auto"
 
     @classmethod
     def of(cls, query: str, **options: Unpack[SearchOptions]) -> SearchRequest:
@@ -56,13 +61,24 @@ class SearchRequest:
             offset=options.get("offset", 0),
             documents=tuple(options.get("documents") or ()),
             filters=options.get("filters") or SearchFilters(),
-            config=options.get("config") or SearchConfig(),
+            config=_with_rerank(options.get("config") or SearchConfig(), options.get("rerank")),
             context_chars=options.get("context_chars", 0),
             per_document=options.get("per_document", False),
             keywords=tuple(options.get("keywords") or ()),
             likely_wording=options.get("likely_wording"),
+            syntax=options.get("syntax") or "auto",
         )
+
+    @property
+    def rerank_asked(self) -> bool:
+        """The late-interaction rerank (stage 4) is on for this search."""
+        return self.config.rerank.on
 
     def effective_filters(self) -> SearchFilters:
         """The filters with `documents` folded in."""
         return replace(self.filters, documents=self.documents) if self.documents else self.filters
+
+
+def _with_rerank(config: SearchConfig, rerank: bool | None) -> SearchConfig:
+    """`config` with stage 4 switched on or off for one search (None: as configured)."""
+    return config if rerank is None or rerank == config.rerank.on else config.with_(rerank=rerank)
