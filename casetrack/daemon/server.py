@@ -13,6 +13,7 @@ import logging
 import logging.handlers
 import os
 import secrets
+import shutil
 import signal
 import sys
 import time
@@ -34,6 +35,7 @@ from casetrack.daemon.endpoint import (
     RuntimePaths,
     default_transport,
     private_dir,
+    socket_folder,
     write_info,
 )
 from casetrack.daemon.service import Service
@@ -75,9 +77,18 @@ def setup_logging(paths: RuntimePaths, to_stderr: bool) -> None:
 
 
 class Daemon:
-    def __init__(self, settings: Settings, idle_exit_s: float = 0.0, transport: str | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        idle_exit_s: float = 0.0,
+        transport: str | None = None,
+        runtime_dir: str | None = None,
+    ) -> None:
         self.settings = settings
         self.paths = RuntimePaths.of(settings)
+        self.runtime_dir = runtime_dir  # $XDG_RUNTIME_DIR: a socket folder when /tmp's is squatted
+        self.socket = self.paths.socket  # where it listens (socket_folder may choose another)
+        self._socket_tmp: Path | None = None  # a fresh folder of this run, removed at exit
         self.transport = transport or default_transport()
         self.idle_exit_s = idle_exit_s
         self.token = secrets.token_hex(32)
@@ -104,11 +115,13 @@ class Daemon:
     def _cleanup(self) -> None:
         if self.service is not None:
             self.service.close()
-        for path in (self.paths.info, self.paths.socket) if self.transport == "unix" else (self.paths.info,):
+        for path in (self.paths.info, self.socket) if self.transport == "unix" else (self.paths.info,):
             try:
                 path.unlink()
             except FileNotFoundError:
                 pass
+        if self._socket_tmp is not None:
+            shutil.rmtree(self._socket_tmp, ignore_errors=True)
         log.info("daemon stopped")
 
     async def _main(self) -> None:
@@ -145,8 +158,7 @@ class Daemon:
 
     async def _listen(self) -> tuple[anyio.abc.Listener[Any], str]:
         if self.transport == "unix":
-            sock = self.paths.socket
-            private_dir(sock.parent)
+            sock = self._socket_path()
             if sock.exists() or sock.is_symlink():
                 sock.unlink()  # we hold the lock: whatever is there is stale
             old = os.umask(0o177)
@@ -159,6 +171,20 @@ class Daemon:
         tcp = await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=0)
         port = tcp.extra(anyio.abc.SocketAttribute.local_port)
         return tcp, f"127.0.0.1:{port}"
+
+    def _socket_path(self) -> Path:
+        """DATA_DIR/run/daemon.sock, or when that is too long a path, a socket in a folder only
+        this user owns (endpoint.socket_folder: never one another user made first)."""
+        if self.paths.socket.parent == self.paths.run_dir:
+            private_dir(self.paths.run_dir)
+            return self.paths.socket
+        folder = socket_folder(self.paths.socket.parent, self.runtime_dir)
+        if folder.note:
+            log.warning("%s", folder.note)
+        if folder.temporary:
+            self._socket_tmp = folder.path
+        self.socket = folder.path / self.paths.socket.name
+        return self.socket
 
     async def _watch_signals(self, tg: anyio.abc.TaskGroup) -> None:
         if os.name != "posix":
@@ -305,7 +331,7 @@ def run_daemon(settings: Settings, foreground: bool, idle_exit_s: float = 0.0) -
     paths = RuntimePaths.of(settings)
     setup_logging(paths, to_stderr=foreground)
     os.environ.setdefault("LANCEDB_LOG", "error")
-    Daemon(settings, idle_exit_s=idle_exit_s).run()
+    Daemon(settings, idle_exit_s=idle_exit_s, runtime_dir=os.environ.get("XDG_RUNTIME_DIR")).run()
 
 
 def log_path(settings: Settings) -> Path:
