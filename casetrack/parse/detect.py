@@ -254,6 +254,21 @@ _EXPECTED_KIND = {
 }
 
 
+def misnamed(path: Path, found: FileType) -> str | None:
+    """A warning when a file's extension names a format its bytes are not, but they read as text
+    (a text file named `brief.docx`): it is ingested as the text it is, and the user is told so."""
+    expected = _EXPECTED_KIND.get(path.suffix.lower())
+    if expected is None or found not in (FileType.TEXT, FileType.MARKDOWN, FileType.HTML):
+        return None
+    if found is FileType.HTML and expected == "HTML":
+        return None
+    kind = "an HTML page" if found is FileType.HTML else "plain text"
+    return (
+        f"{path.name} is not a {expected} file despite its {path.suffix} extension: it holds {kind}, "
+        f"ingested as such (its pages and formatting, if it ever had any, are not in it)."
+    )
+
+
 def _mail_or_refuse(name: str, ext: str, head: bytes) -> FileType | None:
     """EMAIL or MBOX for mail; a CorruptFileError for a .eml/.mbox that is not; None otherwise."""
     mail = mail_type(head, ext)
