@@ -25,6 +25,7 @@ from casetrack.parse.email.sniff import MAIL_EXTENSIONS, mail_type
 from casetrack.parse.ole2 import OLE_MAGIC, ole_stream_names
 from casetrack.parse.rtf.tokens import RTF_START
 from casetrack.parse.textcodec import bom_encoding, decode_sample
+from casetrack.parse.zip_limits import check_package, read_head
 
 logger = logging.getLogger(__name__)
 
@@ -104,13 +105,16 @@ def _classify_zip(path: Path) -> FileType:
     name = path.name
     try:
         with zipfile.ZipFile(path) as zf:
+            check_package(zf, name)  # a decompression bomb is refused before anything is inflated
             names = set(zf.namelist())
             content_types = ""
             if "[Content_Types].xml" in names:
-                content_types = zf.read("[Content_Types].xml")[:200_000].decode("utf-8", "replace").lower()
+                content_types = (
+                    read_head(zf, "[Content_Types].xml", 200_000).decode("utf-8", "replace").lower()
+                )
             mimetype = ""
             if "mimetype" in names:
-                mimetype = zf.read("mimetype")[:200].decode("ascii", "replace").strip()
+                mimetype = read_head(zf, "mimetype", 200).decode("ascii", "replace").strip()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as e:
         raise CorruptFileError(
             f"{name} looks like a ZIP-based file (DOCX?) but cannot be opened: {e}.",
