@@ -40,7 +40,7 @@ class DaemonUnavailable(CaseTrackError):
 
     def __init__(self, message: str, hint: str | None = None, code: str = "not_running") -> None:
         super().__init__(message, hint)
-        self.code = code  # not_running | version_mismatch | bad_token | refused
+        self.code = code  # not_running | version_mismatch | bad_token | busy | refused
 
 
 @dataclass(frozen=True)
@@ -227,7 +227,7 @@ def connect(
         sock.close()
         raise DaemonUnavailable(
             str(reply.get("error") or "The CaseTrack daemon refused the connection."),
-            "Restart it: casetrack daemon stop && casetrack daemon start",
+            str(reply.get("hint") or "Restart it: casetrack daemon stop && casetrack daemon start"),
             code=str(reply.get("code") or "refused"),
         )
     return sock, reply

@@ -17,7 +17,7 @@ import shutil
 import signal
 import sys
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,16 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 
 from casetrack import __version__
 from casetrack.config import Settings
+from casetrack.daemon.admission import (
+    HELLO_TIMEOUT_S,
+    REQUEST_TIMEOUT_S,
+    SEND_TIMEOUT_S,
+    Admission,
+    Limits,
+    accept_forever,
+    peer_pid,
+    raise_fd_limit,
+)
 from casetrack.daemon.client import idle_minutes_from_env
 from casetrack.daemon.endpoint import (
     MAX_LINE,
@@ -96,6 +106,7 @@ class Daemon:
         self._lock = WriterLock(self.paths.lock, "daemon")
         self._stop = anyio.Event()
         self._last_activity = time.monotonic()
+        self.admission = Admission(Limits.for_descriptors(raise_fd_limit()))
 
     # -- lifecycle --------------------------------------------------------------------------------
 
@@ -151,7 +162,7 @@ class Daemon:
             if self.idle_exit_s > 0:
                 tg.start_soon(self._watch_idle)
             tg.start_soon(self._watch_data_dir)
-            tg.start_soon(listener.serve, self._handle)
+            tg.start_soon(accept_forever, listener, self._handle)
             await self._stop.wait()
             tg.cancel_scope.cancel()
         await listener.aclose()
@@ -228,13 +239,62 @@ class Daemon:
 
     # -- connections ------------------------------------------------------------------------------
 
-    async def _handle(self, stream: anyio.abc.ByteStream) -> None:
+    async def _handle(self, stream: anyio.abc.SocketStream) -> None:
+        """One connection, admitted under the caps of `admission` (else told `busy` and closed)."""
+        admission = self.admission
+        why = admission.refuse_connection()
+        if why is not None:
+            await self._refuse(stream, why)
+            return
+        admission.open += 1
+        admission.make_room()
+        state = _Held(peer_pid(stream))
+        try:
+            await self._serve(stream, state)
+        finally:
+            admission.open -= 1
+            admission.hellos.pop(id(state), None)
+            if state.session:
+                admission.sessions -= 1
+                if state.pid is not None:
+                    admission.by_client[state.pid] -= 1
+                    if admission.by_client[state.pid] <= 0:
+                        del admission.by_client[state.pid]
+
+    async def _refuse(self, stream: anyio.abc.ByteStream, why: str) -> None:
+        self.admission.note_shed("refused", why)
+        with anyio.move_on_after(1.0):
+            try:
+                await self._send(stream, _busy(why))
+            except (*_STREAM_ENDED, TimeoutError, OSError):
+                pass
+        await stream.aclose()
+
+    def _admit_session(self, state: _Held) -> str | None:
+        why = self.admission.refuse_session(state.pid)
+        if why is None:
+            state.session = True
+            self.admission.sessions += 1
+            if state.pid is not None:
+                self.admission.by_client[state.pid] += 1
+        return why
+
+    async def _serve(self, stream: anyio.abc.SocketStream, state: _Held) -> None:
         assert self.service is not None
         reader = BufferedByteReceiveStream(stream)
         self.service.connections += 1
         self._last_activity = time.monotonic()
         try:
-            hello = await self._read_json(reader, 65536)
+            with anyio.move_on_after(HELLO_TIMEOUT_S) as waited:
+                self.admission.hellos[id(state)] = waited
+                hello = await self._read_json(reader, 65536)
+            made_room = self.admission.hellos.pop(id(state), None) is None  # make_room logged it
+            if waited.cancelled_caught:
+                if not made_room:
+                    self.admission.note_shed(
+                        "dropped", f"no hello within {HELLO_TIMEOUT_S:.0f} s (idle or half-open)"
+                    )
+                return
             if hello is None:
                 return
             kind = str(hello.get("kind"))
@@ -247,34 +307,11 @@ class Daemon:
                 await self._send(stream, {"ok": True, "version": __version__, "pid": os.getpid()})
                 await self._control(stream, reader)
                 return
-            if hello.get("version") != __version__ or hello.get("protocol") != PROTOCOL:
-                await self._send(
-                    stream,
-                    {
-                        "ok": False,
-                        "code": "version_mismatch",
-                        "version": __version__,
-                        "error": f"The running CaseTrack daemon is version {__version__}; "
-                        f"this client is {hello.get('version')}.",
-                    },
-                )
-                return
-            await self._send(
-                stream, {"ok": True, "version": __version__, "pid": os.getpid(), **self._identity()}
-            )
-            if kind == "mcp":
-                from casetrack.daemon.mcp_session import run_mcp_session
-
-                self.service.sessions_total += 1
-                await run_mcp_session(self.service, stream, reader)
-            elif kind == "rpc":
-                from casetrack.daemon.rpc import handle_rpc
-
-                request = await self._read_json(reader, MAX_LINE)
-                if request is not None:
-                    await handle_rpc(self.service, request, lambda obj: self._send(stream, obj))
+            await self._session(stream, reader, hello, state)
         except _STREAM_ENDED:
             pass
+        except TimeoutError:  # _send: the client does not read what it is sent
+            self.admission.note_shed("dropped", f"a slow client read nothing for {SEND_TIMEOUT_S:.0f} s")
         except Exception:  # a broken client never takes the daemon down
             log.exception("connection failed")
         finally:
@@ -282,8 +319,54 @@ class Daemon:
             self._last_activity = time.monotonic()
             await stream.aclose()
 
+    async def _session(
+        self,
+        stream: anyio.abc.SocketStream,
+        reader: BufferedByteReceiveStream,
+        hello: dict[str, Any],
+        state: _Held,
+    ) -> None:
+        """An MCP session or an RPC request, once the connection said hello."""
+        assert self.service is not None
+        why = self._admit_session(state)
+        if why is not None:
+            self.admission.note_shed("refused", why)
+            await self._send(stream, _busy(why))
+            return
+        kind = str(hello.get("kind"))
+        if hello.get("version") != __version__ or hello.get("protocol") != PROTOCOL:
+            await self._send(
+                stream,
+                {
+                    "ok": False,
+                    "code": "version_mismatch",
+                    "version": __version__,
+                    "error": f"The running CaseTrack daemon is version {__version__}; "
+                    f"this client is {hello.get('version')}.",
+                },
+            )
+            return
+        await self._send(stream, {"ok": True, "version": __version__, "pid": os.getpid(), **self._identity()})
+        if kind == "mcp":
+            from casetrack.daemon.mcp_session import run_mcp_session
+
+            self.service.sessions_total += 1
+            await run_mcp_session(self.service, stream, reader)
+        elif kind == "rpc":
+            from casetrack.daemon.rpc import handle_rpc
+
+            request: dict[str, Any] | None = None
+            with anyio.move_on_after(REQUEST_TIMEOUT_S) as waited:
+                request = await self._read_json(reader, MAX_LINE)
+            if waited.cancelled_caught:
+                self.admission.note_shed("dropped", f"no request within {REQUEST_TIMEOUT_S:.0f} s")
+            if request is not None:
+                await handle_rpc(self.service, request, lambda obj: self._send(stream, obj))
+
     async def _control(self, stream: anyio.abc.ByteStream, reader: BufferedByteReceiveStream) -> None:
-        request = await self._read_json(reader, 65536)
+        request: dict[str, Any] | None = None
+        with anyio.move_on_after(REQUEST_TIMEOUT_S):
+            request = await self._read_json(reader, 65536)
         op = (request or {}).get("op")
         if op == "shutdown":
             log.info("shutdown requested by a client")
@@ -320,7 +403,26 @@ class Daemon:
 
     @staticmethod
     async def _send(stream: anyio.abc.ByteStream, obj: dict[str, Any]) -> None:
-        await stream.send((json.dumps(obj, default=str) + "\n").encode())
+        """One JSON line; TimeoutError when the client reads nothing for SEND_TIMEOUT_S."""
+        with anyio.fail_after(SEND_TIMEOUT_S):
+            await stream.send((json.dumps(obj, default=str) + "\n").encode())
+
+
+@dataclass
+class _Held:
+    """What one connection holds of the caps."""
+
+    pid: int | None
+    session: bool = False
+
+
+def _busy(why: str) -> dict[str, Any]:
+    return {
+        "ok": False,
+        "code": "busy",
+        "error": f"The CaseTrack daemon refused the connection: {why}.",
+        "hint": "Close CaseTrack clients you do not use, or wait a moment and try again.",
+    }
 
 
 def run_daemon(settings: Settings, foreground: bool, idle_exit_s: float = 0.0) -> None:
