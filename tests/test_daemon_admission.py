@@ -20,7 +20,14 @@ import pytest
 from casetrack import __version__
 from casetrack.daemon import client
 from casetrack.daemon.admission import Admission, Limits
-from casetrack.daemon.endpoint import RuntimePaths, hello, open_socket, read_info, read_line
+from casetrack.daemon.endpoint import (
+    DaemonUnavailable,
+    RuntimePaths,
+    hello,
+    open_socket,
+    read_info,
+    read_line,
+)
 from tests.daemon_util import env_for, settings_for
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="descriptor limits and Unix sockets")
@@ -130,7 +137,7 @@ def test_one_process_gets_its_share_of_sessions(
             held.append(sock)
         assert [a["ok"] for a in answers] == [True] * 32 + [False] * 8
         assert answers[-1]["code"] == "busy" and "the limit per client" in answers[-1]["error"]
-        with pytest.raises(client.DaemonUnavailable, match="limit per client") as refused:
+        with pytest.raises(DaemonUnavailable, match="limit per client") as refused:
             client.call(settings, "status", {})
         assert "Close CaseTrack clients you do not use" in str(refused.value.hint)
     finally:
