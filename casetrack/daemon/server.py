@@ -137,6 +137,7 @@ class Daemon:
 
     async def _main(self) -> None:
         self.service = Service(self.settings)
+        self.service.connections_shed = self.admission.shed  # the same counter: status shows it live
         listener, address = await self._listen()
         info = DaemonInfo(
             os.getpid(),
