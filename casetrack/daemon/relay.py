@@ -46,7 +46,8 @@ class Relay:
         self._sock_ready = threading.Condition()
         self._out = threading.Lock()
         self._pending: dict[str, dict[str, Any]] = {}  # requests sent, not yet answered (key: json of id)
-        self._active_case: str | None = None  # the session's case as its last switch/create left it
+        self._active_case: str | None = None  # the session's case (id) as its last switch/create left it
+        self._active_name: str | None = None
         self._replay: list[bytes] = []  # initialize request + initialized notification
         self._init_id: Any = None
         self._stdin_closed = False
@@ -154,10 +155,17 @@ class Relay:
         """The session's active case, as a successful switch_case / create_case set it."""
         name, args = _tool_call(request)
         structured = result.get("structuredContent")
-        if name in ("switch_case", "create_case") and isinstance(structured, dict):
-            self._active_case = str(structured.get("id") or structured.get("name") or "") or None
-        elif name == "delete_case" and args.get("confirm") is True:
-            self._active_case = None if self._active_case == args.get("case_name") else self._active_case
+        if not isinstance(structured, dict):
+            return
+        if name in ("switch_case", "create_case"):
+            self._active_case = str(structured.get("id") or "") or None
+            self._active_name = str(structured.get("name") or "") or None
+        elif (
+            name == "delete_case"
+            and args.get("confirm") is True
+            and structured.get("case") == self._active_name
+        ):
+            self._active_case = self._active_name = None  # the daemon's session forgot it too
 
     def _write(self, line: bytes) -> None:
         with self._out:
