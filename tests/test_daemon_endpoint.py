@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import stat
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -51,14 +53,17 @@ def test_another_users_folder_gives_way_to_the_runtime_dir(tmp_path: Path) -> No
     squat = tmp_path / "casetrack-0"
     squat.mkdir(mode=0o777)
     os.chown(squat, 65534, 65534)  # made first by another user (nobody)
-    runtime = tmp_path / "run-user"
-    runtime.mkdir(mode=0o700)
-    chosen = socket_folder(squat, str(runtime))
-    assert chosen.path == runtime / "casetrack" and not chosen.temporary
-    assert chosen.note is not None and "belongs to another user (uid 65534)" in chosen.note
-    # A runtime dir that is not private itself is passed over too: a fresh folder of our own.
-    os.chmod(runtime, 0o755)
-    os.chown(runtime, 65534, 65534)
-    fresh = socket_folder(squat, str(runtime))
-    assert fresh.temporary and _mode(fresh.path) == 0o700
-    os.rmdir(fresh.path)
+    # A short path, as /run/user/UID is (a socket path has at most ~100 bytes).
+    runtime = Path(tempfile.mkdtemp(prefix="ct-rt-"))
+    try:
+        chosen = socket_folder(squat, str(runtime))
+        assert chosen.path == runtime / "casetrack" and not chosen.temporary
+        assert chosen.note is not None and "belongs to another user (uid 65534)" in chosen.note
+        # A runtime dir that is not private itself is passed over too: a fresh folder of our own.
+        os.chmod(runtime, 0o755)
+        os.chown(runtime, 65534, 65534)
+        fresh = socket_folder(squat, str(runtime))
+        assert fresh.temporary and _mode(fresh.path) == 0o700
+        os.rmdir(fresh.path)
+    finally:
+        shutil.rmtree(runtime, ignore_errors=True)
