@@ -123,6 +123,13 @@ class ImageTooLargeError(ParseError):
     code = "too_large"
 
 
+class PackageTooLargeError(ParseError):
+    """A zip-based file (DOCX, XLSX, ODT ...) that would inflate past the limits, or whose
+    compression ratio marks it as a decompression bomb: refused before it is unpacked."""
+
+    code = "too_large"
+
+
 class ScanNotReadError(NoTextError):
     """A scan (PDF without a text layer, or an image) whose OCR could not run: tesseract or a
     language is missing, or OCR was turned off. `casetrack reocr` takes it once OCR can run."""

@@ -229,6 +229,27 @@ def test_jobs_without_a_daemon_say_where_jobs_live(home: Path) -> None:
         assert "No CaseTrack daemon is running" in r.output and "casetrack daemon start" in r.output
 
 
+def test_deletes_never_guess(home: Path, tmp_path: Path) -> None:
+    # Issue 30: a fragment of a name deleted the one document it matched.
+    ct(home, "case", "create", "Guess")
+    memo = tmp_path / "secret-memo.txt"
+    memo.write_text("Privileged strategy memo.\n", encoding="utf-8")
+    ct(home, "ingest", "--case", "Guess", str(memo))
+    refused = ct(home, "documents", "delete", "--case", "Guess", "memo", "--yes", ok=False)
+    assert refused.exit_code != 0 and "Did you mean 'secret-memo.txt'" in refused.output
+    assert 'casetrack case info "Guess"' in refused.output
+    assert [d["name"] for d in ct_json(home, "documents", "list", "--case", "Guess")] == ["secret-memo.txt"]
+    case_id = ct_json(home, "case", "info", "Guess")["id"]
+    prefix = ct(home, "case", "delete", case_id[:7], "--yes", ok=False)
+    assert prefix.exit_code != 0 and f"Did you mean 'Guess' (id {case_id})" in prefix.output
+    assert ct_json(home, "case", "info", case_id)["name"] == "Guess"
+    doc_id = ct_json(home, "documents", "list", "--case", "Guess")[0]["id"]
+    assert (
+        ct_json(home, "documents", "delete", "--case", "Guess", doc_id, "--yes")["deleted"]
+        == "secret-memo.txt"
+    )
+
+
 def test_deletes_print_json(home: Path, tmp_path: Path) -> None:
     ct(home, "case", "create", "Quarto")
     note = tmp_path / "nota.txt"

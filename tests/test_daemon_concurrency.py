@@ -146,3 +146,63 @@ def test_kill_9_during_a_job_then_the_next_serve_resumes_it(home: Path, tmp_path
 
     with daemon_stopped_after(home):
         anyio.run(main)
+
+
+@pytest.mark.slow  # ~70 s: two deletions in flight when the daemon is killed, two daemon starts
+def test_a_deletion_that_finished_before_a_kill_is_reported_done(home: Path, tmp_path: Path) -> None:
+    # Issue 30: after a kill, MCP said "please retry" for deletes that had completed.
+    settings = settings_for(home)
+    for name in ("done.txt", "kept.txt"):
+        (tmp_path / name).write_text(f"The {name} memo: the hearing is on May 4.\n", encoding="utf-8")
+    assert cli(home, "case", "create", "Kill", CASETRACK_CLI_DAEMON="never").returncode == 0
+    files = [str(tmp_path / name) for name in ("done.txt", "kept.txt")]
+    made = cli(home, "ingest", "--case", "Kill", *files, CASETRACK_CLI_DAEMON="never")
+    assert made.returncode == 0, made.stderr
+
+    async def delete_across_a_kill(client: Any, name: str, elsewhere: bool) -> Any:
+        info = read_info(RuntimePaths.of(settings))
+        assert info is not None
+        os.kill(info.pid, signal.SIGSTOP)  # the request waits in the socket, unanswered
+        answers: list[Any] = []
+
+        async def ask() -> None:
+            args = {"document_name": name, "confirm": True}
+            try:
+                answers.append(await client.call_tool("delete_document", args))
+            except Exception as e:  # the SDK's MCPError: the relay's protocol error
+                answers.append(e)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(ask)
+            await anyio.sleep(1.0)
+            if elsewhere:  # the deletion finishes; its answer never comes back
+                done = await anyio.to_thread.run_sync(
+                    lambda: cli(
+                        home,
+                        "documents",
+                        "delete",
+                        "--case",
+                        "Kill",
+                        name,
+                        "--yes",
+                        CASETRACK_CLI_DAEMON="never",
+                    )
+                )
+                assert done.returncode == 0, done.stderr
+            os.kill(info.pid, signal.SIGKILL)
+        return answers[0]
+
+    async def main() -> None:
+        async with mcp_client(home, mode="legacy") as client:
+            data(await client.call_tool("switch_case", {"case_name": "Kill"}))
+            finished_first = await delete_across_a_kill(client, "done.txt", elsewhere=True)
+            assert not finished_first.is_error, text(finished_first)
+            assert '"done.txt" is no longer in Kill' in text(finished_first)
+            assert data(finished_first) == {"deleted": True, "case": "Kill", "document": "done.txt"}
+            lost = await delete_across_a_kill(client, "kept.txt", elsewhere=False)
+            assert isinstance(lost, Exception) and "please retry" in str(lost)
+            docs = data(await client.call_tool("list_documents", {"case_name": "Kill"}))["documents"]
+            assert [d["name"] for d in docs] == ["kept.txt"]  # not deleted: a retry is right
+
+    with daemon_stopped_after(home):
+        anyio.run(main)

@@ -8,6 +8,7 @@ import os
 import signal
 import socket
 import stat
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -87,6 +88,40 @@ def test_a_client_of_another_version_is_refused_and_can_stop_it(home: Path) -> N
             reply["ok"] is False and reply["code"] == "version_mismatch" and reply["version"] == __version__
         )
         assert client.stop_daemon(settings) == info.pid  # control ops work across versions
+
+
+@pytest.mark.slow  # ~5 s: a daemon started and stopped
+@pytest.mark.skipif(os.name != "posix", reason="Unix sockets")
+def test_a_squatted_socket_folder_is_passed_over_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 30: another user made /tmp/casetrack-UID first; the daemon failed to start after 60 s.
+    base = tmp_path / "t"
+    base.mkdir()
+    monkeypatch.setenv("TMPDIR", str(base))  # the daemon's temporary folder
+    monkeypatch.setattr(tempfile, "tempdir", str(base))  # this process's (gettempdir caches it)
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    home = tmp_path / ("a-data-folder-deep-enough-" * 4) / "CaseTrack"
+    settings = settings_for(home)
+    preferred = RuntimePaths.of(settings).socket.parent
+    assert preferred == base / f"casetrack-{os.getuid()}"  # the path is too long for DATA_DIR/run
+    elsewhere = tmp_path / "squatter"
+    elsewhere.mkdir()
+    preferred.symlink_to(elsewhere)  # a folder of another user's choosing
+    started = time.monotonic()
+    with daemon_stopped_after(home):
+        pid = client.ensure_daemon(settings, timeout=30)["pid"]
+        assert time.monotonic() - started < 15
+        info = read_info(RuntimePaths.of(settings))
+        assert info is not None and Path(info.address).parent.parent == base
+        assert stat.S_IMODE(Path(info.address).parent.stat().st_mode) == 0o700
+        assert list(elsewhere.iterdir()) == []
+        assert client.call(settings, "status", {})["version"] == __version__
+        log = RuntimePaths.of(settings).log.read_text()
+        assert "is a symbolic link" in log and info.address.rsplit("/", 1)[0] in log
+        folder = Path(info.address).parent
+    _wait_gone(pid)
+    assert not folder.exists()  # the fresh folder goes with the daemon
 
 
 @pytest.fixture

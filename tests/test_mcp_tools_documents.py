@@ -72,6 +72,36 @@ def test_list_and_details_as_data_and_text(host: Host) -> None:
     assert "Did you mean 'lease.txt'?" in error(typo) and f'list_documents(case_name="{CASE}")' in error(typo)
 
 
+def test_delete_takes_only_a_whole_name_or_an_id(host: Host) -> None:
+    # Issue 30: delete_document("memo", confirm=true) deleted "secret-memo.txt".
+    async def script(client: Client) -> tuple[CallToolResult, ...]:
+        fragment = await client.call_tool(
+            "delete_document", {"document_name": "memo", "case_name": CASE, "confirm": True}
+        )
+        other_case = await client.call_tool(
+            "delete_document", {"document_name": "HEARING_MEMO.MD", "case_name": CASE, "confirm": True}
+        )
+        listed = await client.call_tool("list_documents", {"case_name": CASE})
+        return fragment, other_case, listed
+
+    fragment, spelled, listed = host.run(script)
+    assert f"Did you mean '{MEMO}'" in error(fragment) and "nothing was deleted" in error(fragment)
+    assert f'list_documents(case_name="{CASE}")' in error(fragment)
+    assert f"Did you mean '{MEMO}'" in error(spelled)
+    assert MEMO in [d["name"] for d in data(listed)["documents"]]
+
+
+def test_delete_case_refuses_an_id_prefix(host: Host) -> None:
+    case_id = host.service.app.registry.get(CASE).id
+
+    async def script(client: Client) -> CallToolResult:
+        return await client.call_tool("delete_case", {"case_name": case_id[:8], "confirm": True})
+
+    refused = host.run(script)
+    assert f"Did you mean '{CASE}' (id {case_id})" in error(refused) and "list_cases()" in error(refused)
+    assert host.service.app.registry.get(case_id).name == CASE
+
+
 def test_delete_needs_confirm_and_leaves_the_file(host: Host) -> None:
     async def script(client: Client) -> tuple[CallToolResult, ...]:
         refused = await client.call_tool("delete_document", {"document_name": MEMO, "case_name": CASE})

@@ -375,3 +375,20 @@ def test_supported_extensions() -> None:
     } <= (SUPPORTED_EXTENSIONS)
     assert ".doc" not in SUPPORTED_EXTENSIONS
     assert all(ext == ext.lower() and ext.startswith(".") for ext in SUPPORTED_EXTENSIONS)
+
+
+def test_a_text_file_named_like_another_format_is_read_as_text_with_a_warning(tmp_path: Path) -> None:
+    # Issue 30: a text file named .docx was ingested as text without a word.
+    from casetrack.parse import parse_file
+
+    fake = tmp_path / "Brief.docx"
+    fake.write_text("The motion to dismiss is denied.\n", encoding="utf-8")
+    parsed = parse_file(fake)
+    assert parsed.file_type is FileType.TEXT and "motion to dismiss" in parsed.pages[0].text
+    assert parsed.warnings[0].startswith("Brief.docx is not a DOCX file despite its .docx extension")
+    page = tmp_path / "page.pdf"
+    page.write_text("<html><body><p>Saved web page</p></body></html>", encoding="utf-8")
+    assert "it holds an HTML page" in parse_file(page).warnings[0]
+    honest = tmp_path / "notes.txt"
+    honest.write_text("Plain notes.\n", encoding="utf-8")
+    assert parse_file(honest).warnings == ()

@@ -215,7 +215,7 @@ def test_an_unreadable_sub_folder_is_reported_and_the_walk_goes_on(
 @posix_only
 def test_a_folder_that_is_a_link_loop_is_one_clear_error(tmp_path: Path) -> None:
     (tmp_path / "loop").symlink_to("loop")
-    with pytest.raises(CaseTrackError, match="is not a folder"):
+    with pytest.raises(CaseTrackError, match="cannot be opened"):
         scan_folder(tmp_path / "loop", recursive=True)
 
 
@@ -460,3 +460,13 @@ def test_a_link_leaving_the_folder_is_reported_by_ingest_folder(tmp_path: Path) 
     by_name = {f["name"]: f for f in report["files"]}
     assert by_name["memo.txt"]["status"] == "ingested"
     assert by_name["passwd.txt"]["status"] == "error" and done.exit_code == 3, by_name
+
+
+def test_a_missing_folder_is_said_not_to_exist(tmp_path: Path) -> None:
+    # Issue 30: a missing folder was reported as "is not a folder".
+    with pytest.raises(CaseTrackError, match="does not exist") as missing:
+        scan_folder(tmp_path / "nowhere", recursive=False)
+    assert "is not a folder" not in str(missing.value)
+    (tmp_path / "a.txt").write_text("x")
+    with pytest.raises(CaseTrackError, match="is a file, not a folder"):
+        scan_folder(tmp_path / "a.txt", recursive=False)

@@ -206,9 +206,9 @@ def test_the_daemon_ingests_what_lands_in_a_watched_folder_once_whole(tmp_path: 
         folder.rename(
             tmp_path / "away"
         )  # the folder disappears (a drive unplugged): logged once, tried again
-        _wait("the folder's loss logged", lambda: "is not a folder" in _daemon_log(home), 30)
+        _wait("the folder's loss logged", lambda: "does not exist" in _daemon_log(home), 30)
         time.sleep(5)
-        assert _daemon_log(home).count("is not a folder") == 1
+        assert _daemon_log(home).count("does not exist") == 1
         (tmp_path / "away").rename(folder)
         _wait("the watch back", lambda: "works again" in _daemon_log(home), 30)
 

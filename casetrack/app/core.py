@@ -224,19 +224,24 @@ class CaseTrack:
         with self.reading(case) as store:
             return list_documents(store, sort_by)
 
-    def document_details(self, case: str, document: str) -> DocumentDetails:
-        from casetrack.store.documents import document_details, resolve_document
+    def document_details(self, case: str, document: str, *, exact: bool = False) -> DocumentDetails:
+        """A document's details; `document` is its id, name or a unique fragment of its name, or
+        with `exact` (before a deletion) only its id or whole name."""
+        from casetrack.store.documents import document_details, resolve_document, resolve_exactly
 
         with self.reading(case) as store:
-            return document_details(store, resolve_document(store, document))
+            entry = resolve_exactly(store, document) if exact else resolve_document(store, document)
+            return document_details(store, entry)
 
     def delete_document(self, case: str, document: str) -> str:
-        """Remove a document (name or id) from a case, an e-mail with its attachments; returns its name."""
+        """Remove a document from a case, an e-mail with its attachments; returns its name.
+        `document` is its id or whole name: a deletion never guesses (a near match is only named
+        in the error)."""
         from casetrack.ingest.attachments import delete_with_attachments
-        from casetrack.store.documents import resolve_document
+        from casetrack.store.documents import resolve_exactly
 
         with self.writing(case) as store:
-            entry = resolve_document(store, document)
+            entry = resolve_exactly(store, document)
             delete_with_attachments(store, entry.doc_id)
             return entry.name
 

@@ -127,7 +127,7 @@ def delete(ctx: click.Context, case: str, document: str, yes: bool, as_json: boo
     """Delete a document from a case: its text, vectors and index entries leave the disk (the
     original file is not touched)."""
     app = get_app(ctx)
-    details = app.document_details(case, document)
+    details = app.document_details(case, document, exact=True)
     name = details["name"]
     if not yes:
         raise CaseTrackError(

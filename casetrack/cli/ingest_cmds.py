@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from casetrack.cli.common import EXIT_PARTIAL, case_option, get_app
+from casetrack.cli.common import EXIT_PARTIAL, case_option, cli_daemon_mode, get_app
 from casetrack.cli.qc_option import report_option, write_qc_report
 from casetrack.ingest.files import scan_folder
 
@@ -118,15 +118,23 @@ def _pages(numbers: list[int], most: int = 10) -> str:
     )
 
 
-def _report(case: str, results: list[FileResult], as_json: bool) -> None:
+def _report(case: str, results: list[FileResult], as_json: bool, not_read: Sequence[FileResult] = ()) -> None:
+    """The batch's per-file lines and summary (or its JSON). `not_read`: the folder's files of a
+    type CaseTrack does not read, named and counted (also in --json), never an error."""
     write_qc_report(results)  # --report: before the exit status below, so failed batches get theirs too
-    summary = _summary(results)
+    summary = {**_summary(results), "not_read": len(not_read)}
     if as_json:
-        click.echo(json.dumps({"case": case, "summary": summary, "files": [r.to_json() for r in results]}))
+        files = [r.to_json() for r in results]
+        unread = [{"name": r.name, "path": r.path, "error": r.error} for r in not_read]
+        click.echo(json.dumps({"case": case, "summary": summary, "files": files, "not_read": unread}))
     else:
         for r in results:
             click.echo(_line(r))
+            for warning in r.warnings if r.ok else []:
+                if not _batch_wide(warning):
+                    click.echo(f"       note: {warning}")
             _contained(r)
+        _not_read_lines(not_read)
         click.echo(
             f"{summary['files']} files: {summary['ingested'] + summary['replaced']} ingested, "
             f"{summary['duplicates']} duplicates, {summary['needs_ocr']} need OCR, {summary['errors']} failed; "
@@ -140,6 +148,17 @@ def _report(case: str, results: list[FileResult], as_json: bool) -> None:
         sys.exit(EXIT_PARTIAL)
 
 
+def _not_read_lines(not_read: Sequence[FileResult], most: int = 20) -> None:
+    if not not_read:
+        return
+    names = ", ".join(r.name for r in not_read[:most])
+    more = f" and {len(not_read) - most} more" if len(not_read) > most else ""
+    click.echo(
+        f"  SKIP {len(not_read)} file{'s' if len(not_read) != 1 else ''} of a type CaseTrack does not read: "
+        f"{names}{more}. If they hold case documents, save them as PDF, DOCX or TXT and ingest those."
+    )
+
+
 def _run(
     ctx: click.Context,
     case: str,
@@ -149,10 +168,12 @@ def _run(
     as_json: bool,
     label: str = "",
     skipped: Sequence[FileResult] = (),
+    not_read: Sequence[FileResult] = (),
 ) -> None:
-    """`skipped`: folder entries not ingested (links leaving the folder, loops), reported first."""
+    """`skipped`: folder entries not ingested (links leaving the folder, loops), reported first;
+    `not_read`: a folder's files of types CaseTrack does not read, named after them."""
     case_name, results = ingest_paths(ctx, case, paths, force, password, label)
-    _report(case_name, [*skipped, *results], as_json)
+    _report(case_name, [*skipped, *results], as_json, not_read)
 
 
 def ingest_paths(
@@ -167,7 +188,9 @@ def ingest_paths(
     settings = ctx.find_root().obj
     from casetrack.daemon.client import ping
 
-    if ping(settings):
+    # CASETRACK_CLI_DAEMON=never: this process does the work even when a daemon runs (the case's
+    # writer lock keeps the two apart; a daemon job waits for it).
+    if cli_daemon_mode() != "never" and ping(settings):
         return _run_in_daemon(ctx, case, paths, force, password, label)
     app = get_app(ctx)
     bar = _Bar(len(paths))
@@ -280,8 +303,6 @@ def ingest_folder(
     as_json: bool,
 ) -> None:
     """Ingest every supported file in FOLDER; new and changed files only, unless --force."""
-    from casetrack.ingest.pipeline import FileResult
-
     if mirror or dry_run:  # `casetrack sync --case X FOLDER` (cli/sync_cmds.py), looked up: no import cycle
         if not mirror or force:
             from casetrack.errors import CaseTrackError
@@ -297,8 +318,12 @@ def ingest_folder(
         ctx.invoke(sync, case=case, folder=folder, recursive=recursive, dry_run=dry_run, as_json=as_json)
         return
 
-    scan = scan_folder(folder, recursive)
+    scan = scan_folder(folder, recursive)  # a missing folder said before the imports below (~2 s)
+    from casetrack.app.qc_report import unread_files
+    from casetrack.ingest.pipeline import FileResult
+
     paths = list(scan.files)
+    not_read = unread_files(folder, recursive, [str(p) for p in paths])
     if not paths and not scan.skipped and not as_json:
         click.echo(
             f"No supported files in {folder}"
@@ -311,7 +336,7 @@ def ingest_folder(
         )
         for s in scan.skipped
     ]
-    _run(ctx, case, paths, force, None, as_json, label=str(folder), skipped=skipped)
+    _run(ctx, case, paths, force, None, as_json, label=str(folder), skipped=skipped, not_read=not_read)
 
 
 @click.command("reocr")

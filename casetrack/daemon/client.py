@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from casetrack import __version__
@@ -153,10 +154,30 @@ def ensure_daemon(
             break  # it failed to start (exit 0: another daemon won the race; keep pinging)
         time.sleep(0.05)
     log_file = RuntimePaths.of(settings).log
+    code = proc.poll()
+    if code not in (None, 0):
+        raise DaemonUnavailable(
+            f"The CaseTrack daemon stopped as it started (exit code {code}): {_last_line(log_file)}",
+            f"See {log_file} and {log_file.parent / 'daemon.stderr.log'}; try: casetrack daemon run (foreground)",
+        )
     raise DaemonUnavailable(
         f"The CaseTrack daemon did not start within {timeout:.0f} s.",
         f"See {log_file} and {log_file.parent / 'daemon.stderr.log'}; try: casetrack daemon run (foreground)",
     )
+
+
+def _last_line(log_file: Path) -> str:
+    """The last line the failed daemon wrote (its stderr log, else its log), for the error."""
+    for path in (log_file.parent / "daemon.stderr.log", log_file):
+        try:
+            lines = [
+                ln for ln in path.read_text(encoding="utf-8", errors="replace").splitlines() if ln.strip()
+            ]
+        except OSError:
+            continue
+        if lines:
+            return lines[-1].strip()[:300]
+    return "it left no message."
 
 
 def call(

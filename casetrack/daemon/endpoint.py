@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import socket
+import stat
 import sys
 import tempfile
 from dataclasses import asdict, dataclass
@@ -39,7 +40,7 @@ class DaemonUnavailable(CaseTrackError):
 
     def __init__(self, message: str, hint: str | None = None, code: str = "not_running") -> None:
         super().__init__(message, hint)
-        self.code = code  # not_running | version_mismatch | bad_token | refused
+        self.code = code  # not_running | version_mismatch | bad_token | busy | refused
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,66 @@ class RuntimePaths:
         return cls(
             run_dir, run_dir / "daemon.lock", run_dir / "daemon.json", sock, settings.logs_dir / "daemon.log"
         )
+
+
+def _is_private_dir(path: Path, uid: int) -> str | None:
+    """Why `path` is not a folder only this account can use (None: it is): it must be a real
+    folder (not a symlink), owned by `uid`, with no access for the group or others. A folder of
+    ours with a looser mode is tightened to 0700."""
+    try:
+        st = os.lstat(path)
+    except OSError as e:
+        return f"it cannot be read ({e.strerror or e})"
+    if stat.S_ISLNK(st.st_mode):
+        return "it is a symbolic link"
+    if not stat.S_ISDIR(st.st_mode):
+        return "it is not a folder"
+    if st.st_uid != uid:
+        return f"it belongs to another user (uid {st.st_uid})"
+    if st.st_mode & 0o077:
+        try:
+            os.chmod(path, 0o700, follow_symlinks=False)
+        except OSError as e:
+            return f"its mode {stat.S_IMODE(st.st_mode):o} cannot be made 0700 ({e.strerror or e})"
+    return None
+
+
+def _own_dir(path: Path, uid: int) -> str | None:
+    """Create `path` (0700) unless it exists; why it cannot be used (None: it is ours and private)."""
+    try:
+        path.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    except OSError as e:
+        return f"it cannot be created ({e.strerror or e})"
+    return _is_private_dir(path, uid)
+
+
+@dataclass(frozen=True)
+class SocketFolder:
+    """Where the daemon's socket goes when `DATA_DIR/run/` is too deep for a socket path."""
+
+    path: Path
+    note: str | None  # why the usual folder was not used (for the log), None when it was
+    temporary: bool  # a fresh folder of this run, removed when the daemon stops
+
+
+def socket_folder(preferred: Path, runtime_dir: str | None) -> SocketFolder:
+    """`preferred` (`/tmp/casetrack-UID`) when it is this user's own private folder, created if
+    missing; else `$XDG_RUNTIME_DIR/casetrack` under the same check; else a fresh private folder
+    from mkdtemp. Another user can create `/tmp/casetrack-UID` first (a squat): the daemon then
+    never listens there, and never waits for it."""
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    why = _own_dir(preferred, uid)
+    if why is None:
+        return SocketFolder(preferred, None, False)
+    note = f"{preferred} is not used for the daemon's socket: {why}"
+    if runtime_dir and Path(runtime_dir).is_absolute() and _is_private_dir(Path(runtime_dir), uid) is None:
+        candidate = Path(runtime_dir) / "casetrack"
+        if _own_dir(candidate, uid) is None and len(str(candidate).encode()) + 18 <= _SUN_PATH_MAX:
+            return SocketFolder(candidate, f"{note}; using {candidate}", False)
+    fresh = Path(tempfile.mkdtemp(prefix="casetrack-"))  # 0700, ours, a name no one could guess
+    return SocketFolder(fresh, f"{note}; using {fresh}", True)
 
 
 @dataclass(frozen=True)
@@ -166,7 +227,7 @@ def connect(
         sock.close()
         raise DaemonUnavailable(
             str(reply.get("error") or "The CaseTrack daemon refused the connection."),
-            "Restart it: casetrack daemon stop && casetrack daemon start",
+            str(reply.get("hint") or "Restart it: casetrack daemon stop && casetrack daemon start"),
             code=str(reply.get("code") or "refused"),
         )
     return sock, reply

@@ -19,6 +19,7 @@ from mcp.server import MCPServer
 from mcp.server.lowlevel import Server
 from mcp.shared.message import SessionMessage
 
+from casetrack.daemon.admission import SEND_TIMEOUT_S
 from casetrack.daemon.endpoint import MAX_LINE
 from casetrack.daemon.service import Service
 from casetrack.mcp.server import SessionState, build_server
@@ -55,8 +56,13 @@ async def run_mcp_session(
             async for message in write_reader:
                 data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
                 try:
-                    await stream.send(data.encode() + b"\n")
+                    with anyio.fail_after(SEND_TIMEOUT_S):
+                        await stream.send(data.encode() + b"\n")
                 except _ENDED:
+                    return
+                except TimeoutError:  # a client that reads nothing: its session ends, the daemon goes on
+                    log.warning("connection dropped: an MCP client read nothing for %.0f s", SEND_TIMEOUT_S)
+                    await stream.aclose()
                     return
 
     lowlevel = lowlevel_server(build_server(service, SessionState()))

@@ -13,10 +13,11 @@ import logging
 import logging.handlers
 import os
 import secrets
+import shutil
 import signal
 import sys
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,16 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 
 from casetrack import __version__
 from casetrack.config import Settings
+from casetrack.daemon.admission import (
+    HELLO_TIMEOUT_S,
+    REQUEST_TIMEOUT_S,
+    SEND_TIMEOUT_S,
+    Admission,
+    Limits,
+    accept_forever,
+    peer_pid,
+    raise_fd_limit,
+)
 from casetrack.daemon.client import idle_minutes_from_env
 from casetrack.daemon.endpoint import (
     MAX_LINE,
@@ -34,6 +45,7 @@ from casetrack.daemon.endpoint import (
     RuntimePaths,
     default_transport,
     private_dir,
+    socket_folder,
     write_info,
 )
 from casetrack.daemon.service import Service
@@ -75,9 +87,18 @@ def setup_logging(paths: RuntimePaths, to_stderr: bool) -> None:
 
 
 class Daemon:
-    def __init__(self, settings: Settings, idle_exit_s: float = 0.0, transport: str | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        idle_exit_s: float = 0.0,
+        transport: str | None = None,
+        runtime_dir: str | None = None,
+    ) -> None:
         self.settings = settings
         self.paths = RuntimePaths.of(settings)
+        self.runtime_dir = runtime_dir  # $XDG_RUNTIME_DIR: a socket folder when /tmp's is squatted
+        self.socket = self.paths.socket  # where it listens (socket_folder may choose another)
+        self._socket_tmp: Path | None = None  # a fresh folder of this run, removed at exit
         self.transport = transport or default_transport()
         self.idle_exit_s = idle_exit_s
         self.token = secrets.token_hex(32)
@@ -85,6 +106,7 @@ class Daemon:
         self._lock = WriterLock(self.paths.lock, "daemon")
         self._stop = anyio.Event()
         self._last_activity = time.monotonic()
+        self.admission = Admission(Limits.for_descriptors(raise_fd_limit()))
 
     # -- lifecycle --------------------------------------------------------------------------------
 
@@ -104,15 +126,18 @@ class Daemon:
     def _cleanup(self) -> None:
         if self.service is not None:
             self.service.close()
-        for path in (self.paths.info, self.paths.socket) if self.transport == "unix" else (self.paths.info,):
+        for path in (self.paths.info, self.socket) if self.transport == "unix" else (self.paths.info,):
             try:
                 path.unlink()
             except FileNotFoundError:
                 pass
+        if self._socket_tmp is not None:
+            shutil.rmtree(self._socket_tmp, ignore_errors=True)
         log.info("daemon stopped")
 
     async def _main(self) -> None:
         self.service = Service(self.settings)
+        self.service.connections_shed = self.admission.shed  # the same counter: status shows it live
         listener, address = await self._listen()
         info = DaemonInfo(
             os.getpid(),
@@ -138,15 +163,14 @@ class Daemon:
             if self.idle_exit_s > 0:
                 tg.start_soon(self._watch_idle)
             tg.start_soon(self._watch_data_dir)
-            tg.start_soon(listener.serve, self._handle)
+            tg.start_soon(accept_forever, listener, self._handle)
             await self._stop.wait()
             tg.cancel_scope.cancel()
         await listener.aclose()
 
     async def _listen(self) -> tuple[anyio.abc.Listener[Any], str]:
         if self.transport == "unix":
-            sock = self.paths.socket
-            private_dir(sock.parent)
+            sock = self._socket_path()
             if sock.exists() or sock.is_symlink():
                 sock.unlink()  # we hold the lock: whatever is there is stale
             old = os.umask(0o177)
@@ -159,6 +183,20 @@ class Daemon:
         tcp = await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=0)
         port = tcp.extra(anyio.abc.SocketAttribute.local_port)
         return tcp, f"127.0.0.1:{port}"
+
+    def _socket_path(self) -> Path:
+        """DATA_DIR/run/daemon.sock, or when that is too long a path, a socket in a folder only
+        this user owns (endpoint.socket_folder: never one another user made first)."""
+        if self.paths.socket.parent == self.paths.run_dir:
+            private_dir(self.paths.run_dir)
+            return self.paths.socket
+        folder = socket_folder(self.paths.socket.parent, self.runtime_dir)
+        if folder.note:
+            log.warning("%s", folder.note)
+        if folder.temporary:
+            self._socket_tmp = folder.path
+        self.socket = folder.path / self.paths.socket.name
+        return self.socket
 
     async def _watch_signals(self, tg: anyio.abc.TaskGroup) -> None:
         if os.name != "posix":
@@ -202,13 +240,62 @@ class Daemon:
 
     # -- connections ------------------------------------------------------------------------------
 
-    async def _handle(self, stream: anyio.abc.ByteStream) -> None:
+    async def _handle(self, stream: anyio.abc.SocketStream) -> None:
+        """One connection, admitted under the caps of `admission` (else told `busy` and closed)."""
+        admission = self.admission
+        why = admission.refuse_connection()
+        if why is not None:
+            await self._refuse(stream, why)
+            return
+        admission.open += 1
+        admission.make_room()
+        state = _Held(peer_pid(stream))
+        try:
+            await self._serve(stream, state)
+        finally:
+            admission.open -= 1
+            admission.hellos.pop(id(state), None)
+            if state.session:
+                admission.sessions -= 1
+                if state.pid is not None:
+                    admission.by_client[state.pid] -= 1
+                    if admission.by_client[state.pid] <= 0:
+                        del admission.by_client[state.pid]
+
+    async def _refuse(self, stream: anyio.abc.ByteStream, why: str) -> None:
+        self.admission.note_shed("refused", why)
+        with anyio.move_on_after(1.0):
+            try:
+                await self._send(stream, _busy(why))
+            except (*_STREAM_ENDED, TimeoutError, OSError):
+                pass
+        await stream.aclose()
+
+    def _admit_session(self, state: _Held) -> str | None:
+        why = self.admission.refuse_session(state.pid)
+        if why is None:
+            state.session = True
+            self.admission.sessions += 1
+            if state.pid is not None:
+                self.admission.by_client[state.pid] += 1
+        return why
+
+    async def _serve(self, stream: anyio.abc.SocketStream, state: _Held) -> None:
         assert self.service is not None
         reader = BufferedByteReceiveStream(stream)
         self.service.connections += 1
         self._last_activity = time.monotonic()
         try:
-            hello = await self._read_json(reader, 65536)
+            with anyio.move_on_after(HELLO_TIMEOUT_S) as waited:
+                self.admission.hellos[id(state)] = waited
+                hello = await self._read_json(reader, 65536)
+            made_room = self.admission.hellos.pop(id(state), None) is None  # make_room logged it
+            if waited.cancelled_caught:
+                if not made_room:
+                    self.admission.note_shed(
+                        "dropped", f"no hello within {HELLO_TIMEOUT_S:.0f} s (idle or half-open)"
+                    )
+                return
             if hello is None:
                 return
             kind = str(hello.get("kind"))
@@ -221,34 +308,11 @@ class Daemon:
                 await self._send(stream, {"ok": True, "version": __version__, "pid": os.getpid()})
                 await self._control(stream, reader)
                 return
-            if hello.get("version") != __version__ or hello.get("protocol") != PROTOCOL:
-                await self._send(
-                    stream,
-                    {
-                        "ok": False,
-                        "code": "version_mismatch",
-                        "version": __version__,
-                        "error": f"The running CaseTrack daemon is version {__version__}; "
-                        f"this client is {hello.get('version')}.",
-                    },
-                )
-                return
-            await self._send(
-                stream, {"ok": True, "version": __version__, "pid": os.getpid(), **self._identity()}
-            )
-            if kind == "mcp":
-                from casetrack.daemon.mcp_session import run_mcp_session
-
-                self.service.sessions_total += 1
-                await run_mcp_session(self.service, stream, reader)
-            elif kind == "rpc":
-                from casetrack.daemon.rpc import handle_rpc
-
-                request = await self._read_json(reader, MAX_LINE)
-                if request is not None:
-                    await handle_rpc(self.service, request, lambda obj: self._send(stream, obj))
+            await self._session(stream, reader, hello, state)
         except _STREAM_ENDED:
             pass
+        except TimeoutError:  # _send: the client does not read what it is sent
+            self.admission.note_shed("dropped", f"a slow client read nothing for {SEND_TIMEOUT_S:.0f} s")
         except Exception:  # a broken client never takes the daemon down
             log.exception("connection failed")
         finally:
@@ -256,8 +320,54 @@ class Daemon:
             self._last_activity = time.monotonic()
             await stream.aclose()
 
+    async def _session(
+        self,
+        stream: anyio.abc.SocketStream,
+        reader: BufferedByteReceiveStream,
+        hello: dict[str, Any],
+        state: _Held,
+    ) -> None:
+        """An MCP session or an RPC request, once the connection said hello."""
+        assert self.service is not None
+        why = self._admit_session(state)
+        if why is not None:
+            self.admission.note_shed("refused", why)
+            await self._send(stream, _busy(why))
+            return
+        kind = str(hello.get("kind"))
+        if hello.get("version") != __version__ or hello.get("protocol") != PROTOCOL:
+            await self._send(
+                stream,
+                {
+                    "ok": False,
+                    "code": "version_mismatch",
+                    "version": __version__,
+                    "error": f"The running CaseTrack daemon is version {__version__}; "
+                    f"this client is {hello.get('version')}.",
+                },
+            )
+            return
+        await self._send(stream, {"ok": True, "version": __version__, "pid": os.getpid(), **self._identity()})
+        if kind == "mcp":
+            from casetrack.daemon.mcp_session import run_mcp_session
+
+            self.service.sessions_total += 1
+            await run_mcp_session(self.service, stream, reader)
+        elif kind == "rpc":
+            from casetrack.daemon.rpc import handle_rpc
+
+            request: dict[str, Any] | None = None
+            with anyio.move_on_after(REQUEST_TIMEOUT_S) as waited:
+                request = await self._read_json(reader, MAX_LINE)
+            if waited.cancelled_caught:
+                self.admission.note_shed("dropped", f"no request within {REQUEST_TIMEOUT_S:.0f} s")
+            if request is not None:
+                await handle_rpc(self.service, request, lambda obj: self._send(stream, obj))
+
     async def _control(self, stream: anyio.abc.ByteStream, reader: BufferedByteReceiveStream) -> None:
-        request = await self._read_json(reader, 65536)
+        request: dict[str, Any] | None = None
+        with anyio.move_on_after(REQUEST_TIMEOUT_S):
+            request = await self._read_json(reader, 65536)
         op = (request or {}).get("op")
         if op == "shutdown":
             log.info("shutdown requested by a client")
@@ -294,7 +404,26 @@ class Daemon:
 
     @staticmethod
     async def _send(stream: anyio.abc.ByteStream, obj: dict[str, Any]) -> None:
-        await stream.send((json.dumps(obj, default=str) + "\n").encode())
+        """One JSON line; TimeoutError when the client reads nothing for SEND_TIMEOUT_S."""
+        with anyio.fail_after(SEND_TIMEOUT_S):
+            await stream.send((json.dumps(obj, default=str) + "\n").encode())
+
+
+@dataclass
+class _Held:
+    """What one connection holds of the caps."""
+
+    pid: int | None
+    session: bool = False
+
+
+def _busy(why: str) -> dict[str, Any]:
+    return {
+        "ok": False,
+        "code": "busy",
+        "error": f"The CaseTrack daemon refused the connection: {why}.",
+        "hint": "Close CaseTrack clients you do not use, or wait a moment and try again.",
+    }
 
 
 def run_daemon(settings: Settings, foreground: bool, idle_exit_s: float = 0.0) -> None:
@@ -305,7 +434,7 @@ def run_daemon(settings: Settings, foreground: bool, idle_exit_s: float = 0.0) -
     paths = RuntimePaths.of(settings)
     setup_logging(paths, to_stderr=foreground)
     os.environ.setdefault("LANCEDB_LOG", "error")
-    Daemon(settings, idle_exit_s=idle_exit_s).run()
+    Daemon(settings, idle_exit_s=idle_exit_s, runtime_dir=os.environ.get("XDG_RUNTIME_DIR")).run()
 
 
 def log_path(settings: Settings) -> Path:

@@ -55,6 +55,9 @@ class Service:
         self.started_at = time.time()
         self.connections = 0
         self.sessions_total = 0
+        self.connections_shed: dict[
+            str, int
+        ] = {}  # refused / dropped (daemon/admission.py), set by the server
         self.model_idle_s = settings.model_idle_minutes * 60
         self.models_unloaded: list[tuple[float, list[str]]] = []  # (time, names) of each idle unload
         self._idle_stop = threading.Event()
@@ -213,6 +216,7 @@ class Service:
             "model_idle_minutes": self.settings.model_idle_minutes,
             "connections": self.connections,
             "sessions_total": self.sessions_total,
+            "connections_shed": dict(self.connections_shed),
             "model_loads": pool.load_count if pool is not None else 0,
             "loaded_models": pool.loaded_models() if pool is not None else [],
             "jobs_active": [j.to_json() for j in self.jobs.active()],

@@ -118,14 +118,18 @@ def scan_folder(folder: Path, recursive: bool) -> FolderScan:
 
 
 def _root(folder: Path) -> Path:
+    fix = "Pass the folder that holds the case's documents (check its spelling: ls -d FOLDER)."
     try:
         root = folder.resolve(strict=True)
-    except (OSError, RuntimeError) as e:  # missing, or a link loop (RuntimeError in Python 3.11)
-        raise CaseTrackError(
-            f"{folder} is not a folder.", "Pass the folder that holds the case's documents."
-        ) from e
+    except FileNotFoundError as e:
+        raise CaseTrackError(f"The folder {folder} does not exist.", fix) from e
+    except (OSError, RuntimeError) as e:  # a link loop (RuntimeError in Python 3.11), no permission
+        why = e.strerror if isinstance(e, OSError) and e.strerror else "a symbolic link loop"
+        raise CaseTrackError(f"The folder {folder} cannot be opened ({why}).", fix) from e
     if not root.is_dir():
-        raise CaseTrackError(f"{folder} is not a folder.", "Pass the folder that holds the case's documents.")
+        raise CaseTrackError(
+            f"{folder} is a file, not a folder.", "Ingest a file with: casetrack ingest FILE"
+        )
     return root
 
 

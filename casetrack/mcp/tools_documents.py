@@ -62,7 +62,9 @@ async def get_document(
 )
 async def delete_document(
     ctx: Context,
-    document_name: Annotated[str, Field(description="Document name or ID to delete", min_length=1)],
+    document_name: Annotated[
+        str, Field(description="The document's whole name or its ID (a fragment is refused)", min_length=1)
+    ],
     confirm: Annotated[bool, Field(description="Must be true to confirm deletion")] = False,
     case_name: CaseNameArg = None,
 ) -> Annotated[CallToolResult, DeletedOut]:
@@ -71,7 +73,7 @@ async def delete_document(
     def run() -> tuple[str, str]:
         record = tc.case(case_name)
         cid, case = record.id, record.name
-        doc = tc.host.app.document_details(cid, document_name)
+        doc = tc.host.app.document_details(cid, document_name, exact=True)
         if not confirm:
             raise ToolError(
                 f'Deletion requires confirm=true. This will remove "{doc["name"]}" '

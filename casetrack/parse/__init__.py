@@ -22,7 +22,7 @@ def parse_file(
     `on_page(done, total)` (as each page of a paged file is read), when given, go into them."""
     # Imported here: `casetrack.parse.detect` and the other light modules of the package must not
     # bring every format's reader (pdfplumber, docx2python, lxml) in with them.
-    from casetrack.parse.detect import detect_file_type
+    from casetrack.parse.detect import detect_file_type, misnamed
     from casetrack.parse.formats import PARSERS
 
     options = options or ParseOptions(password=password)
@@ -30,4 +30,7 @@ def parse_file(
         options = replace(options, password=password)
     if on_page is not no_progress:
         options = replace(options, on_page=on_page)
-    return PARSERS[detect_file_type(path)](path, options)
+    found = detect_file_type(path)
+    parsed = PARSERS[found](path, options)
+    warning = misnamed(path, found)
+    return replace(parsed, warnings=(warning, *parsed.warnings)) if warning else parsed

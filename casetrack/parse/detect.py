@@ -25,6 +25,7 @@ from casetrack.parse.email.sniff import MAIL_EXTENSIONS, mail_type
 from casetrack.parse.ole2 import OLE_MAGIC, ole_stream_names
 from casetrack.parse.rtf.tokens import RTF_START
 from casetrack.parse.textcodec import bom_encoding, decode_sample
+from casetrack.parse.zip_limits import check_package, read_head
 
 logger = logging.getLogger(__name__)
 
@@ -104,13 +105,16 @@ def _classify_zip(path: Path) -> FileType:
     name = path.name
     try:
         with zipfile.ZipFile(path) as zf:
+            check_package(zf, name)  # a decompression bomb is refused before anything is inflated
             names = set(zf.namelist())
             content_types = ""
             if "[Content_Types].xml" in names:
-                content_types = zf.read("[Content_Types].xml")[:200_000].decode("utf-8", "replace").lower()
+                content_types = (
+                    read_head(zf, "[Content_Types].xml", 200_000).decode("utf-8", "replace").lower()
+                )
             mimetype = ""
             if "mimetype" in names:
-                mimetype = zf.read("mimetype")[:200].decode("ascii", "replace").strip()
+                mimetype = read_head(zf, "mimetype", 200).decode("ascii", "replace").strip()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as e:
         raise CorruptFileError(
             f"{name} looks like a ZIP-based file (DOCX?) but cannot be opened: {e}.",
@@ -252,6 +256,21 @@ _EXPECTED_KIND = {
     ".tif": "TIFF",
     ".tiff": "TIFF",
 }
+
+
+def misnamed(path: Path, found: FileType) -> str | None:
+    """A warning when a file's extension names a format its bytes are not, but they read as text
+    (a text file named `brief.docx`): it is ingested as the text it is, and the user is told so."""
+    expected = _EXPECTED_KIND.get(path.suffix.lower())
+    if expected is None or found not in (FileType.TEXT, FileType.MARKDOWN, FileType.HTML):
+        return None
+    if found is FileType.HTML and expected == "HTML":
+        return None
+    kind = "an HTML page" if found is FileType.HTML else "plain text"
+    return (
+        f"{path.name} is not a {expected} file despite its {path.suffix} extension: it holds {kind}, "
+        f"ingested as such (its pages and formatting, if it ever had any, are not in it)."
+    )
 
 
 def _mail_or_refuse(name: str, ext: str, head: bytes) -> FileType | None:

@@ -68,6 +68,26 @@ def resolve_document(store: CaseStore, name_or_id: str) -> JournalEntry:
     raise DocumentNotFoundError(f"No document named '{raw}' in case '{case}'.{suggestion}", fix=fix)
 
 
+def resolve_exactly(store: CaseStore, name_or_id: str) -> JournalEntry:
+    """The committed document whose id or whole name is `name_or_id`, for what cannot be undone
+    (delete): never a prefix, a fragment or another spelling. A near match is only named in the
+    error, with the exact reference to repeat the command with."""
+    raw = name_or_id.strip()
+    docs = store.documents()
+    for entry in docs:
+        if raw and (entry.doc_id == raw.lower() or entry.name == raw):
+            return entry
+    try:
+        near = resolve_document(store, raw)
+    except DocumentNotFoundError as e:
+        raise DocumentNotFoundError(f"{e.message} Nothing was deleted.", fix=e.fix) from e
+    raise DocumentNotFoundError(
+        f"No document is named exactly '{raw}' in case '{store.record.name}'; nothing was deleted. "
+        f"Did you mean '{near.name}' (id {near.doc_id})? A deletion needs the whole name or the id.",
+        fix=list_documents_fix(store.record.name),
+    )
+
+
 def resolve_documents(store: CaseStore, names: list[str]) -> set[str]:
     """The doc ids of several documents (names, ids or unique name fragments), as `resolve_document`."""
     return {resolve_document(store, name).doc_id for name in names}

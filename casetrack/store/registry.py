@@ -202,7 +202,8 @@ class CaseRegistry:
 
     def get(self, name_or_id: str, *, destructive: bool = False) -> CaseRecord:
         """Find a case by id, name (case-insensitive) or id prefix (>= 6 characters). An exact id
-        wins over a name, a name over a prefix. With `destructive` (delete a case or its documents),
+        wins over a name, a name over a prefix. With `destructive` (deleting a case) only the whole
+        id or the name is taken (an id prefix is refused, naming the case it would have been), and
         a reference two cases answer to is refused with both named, instead of picking one."""
         self._prune_missing()
         key = name_or_id.strip()
@@ -212,6 +213,8 @@ class CaseRegistry:
         if by_id is None and _ID_PREFIX.fullmatch(key.lower()):
             rows = self._conn.execute("SELECT * FROM cases WHERE id LIKE ?", (key.lower() + "%",)).fetchall()
             by_prefix = rows[0] if len(rows) == 1 else None
+        if destructive and by_id is None and by_name is None:
+            raise self._not_exact(key, by_prefix)
         matches = {row["id"]: row for row in (by_id, by_name, by_prefix) if row is not None}
         if destructive and len(matches) > 1:
             names = {_name_key(r.name) for r in self.list()}
@@ -220,6 +223,19 @@ class CaseRegistry:
         if row is None:
             raise self._not_found(key)
         return self._record(row)
+
+    def _not_exact(self, key: str, by_prefix: sqlite3.Row | None) -> CaseNotFoundError:
+        """A deletion given a reference that is not a case's whole name or id: nothing is guessed,
+        the near case is named (a suggestion, never acted on)."""
+        if by_prefix is None:
+            found = self._not_found(key)
+            return CaseNotFoundError(f"{found.message} Nothing was deleted.", fix=found.fix)
+        near = self._record(by_prefix)
+        return CaseNotFoundError(
+            f"No case is named '{key}' and no case has that id; nothing was deleted. Did you mean "
+            f"'{near.name}' (id {near.id})? A deletion needs the case's whole name or id.",
+            fix=_LIST_CASES,
+        )
 
     def _not_found(self, key: str) -> CaseNotFoundError:
         names = [r.name for r in self.list()]

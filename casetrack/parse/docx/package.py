@@ -17,6 +17,7 @@ from lxml import etree
 from casetrack.errors import CorruptFileError
 from casetrack.parse.docx.pages import mark_page_breaks
 from casetrack.parse.docx.strike import document_language, mark_struck_runs
+from casetrack.parse.zip_limits import check_package, refuse_dtd, stream_members
 
 
 def corrupt(name: str, why: str) -> CorruptFileError:
@@ -87,6 +88,12 @@ def prepare_package(path: Path, fix_r_prefix: bool = False) -> Package:
     when it loads a part, which moves a w:lastRenderedPageBreak to the end of the run.
     """
     with zipfile.ZipFile(path) as zf:
+        # Detection checked the sizes too; a parser called alone must not trust it. docx2python
+        # reads each part whole and its XML parser expands entities: sizes proven by streaming,
+        # and no entity may be declared.
+        check_package(zf, path.name)
+        stream_members(zf)
+        refuse_dtd(zf, path.name)
         main_name = _main_part_name(zf)
         try:
             root = etree.fromstring(zf.read(main_name), _SAFE_XML)

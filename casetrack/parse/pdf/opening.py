@@ -25,6 +25,7 @@ from casetrack.errors import (
     ScanNotReadError,
 )
 from casetrack.logsafe import safe_for_log
+from casetrack.parse.pdf.stream_limits import check_streams
 
 logger = logging.getLogger(__name__)
 
@@ -73,6 +74,7 @@ def _pdf_source(path: Path) -> Path | io.BytesIO:
 
 @contextmanager
 def open_pdf(path: Path, password: str | None) -> Iterator[Any]:
+    check_streams(path)  # a stream that would inflate to gigabytes is refused before pdfminer inflates it
     try:
         pdf = pdfplumber.open(_pdf_source(path), password=password or "")
     except PdfminerException as e:
