@@ -103,7 +103,10 @@ def detail_lines(d: Mapping[str, Any]) -> list[str]:
         lines.append(f"  attachment of: {d['attachment_of']['name']}")
     if d["attachments"]:
         lines.append(f"  attachments: {', '.join(a['name'] for a in d['attachments'])}")
-    lines += [f"  warning: {w}" for w in d["warnings"]]
+    problems = [c["problem"] for c in d.get("process_checks") or [] if c.get("problem")]
+    lines += [f"  warning: {w}" for w in d["warnings"] if w not in problems] + [
+        f"  warning: {p}" for p in problems
+    ]
     return lines
 
 

@@ -117,6 +117,17 @@ class DocumentSummary(CaseDocument):
     attachments: list[DocumentLink]  # an e-mail: its attachments, each a document of its own
 
 
+class ProcessNumberJson(TypedDict):
+    """A CNJ process number a document holds, decoded (casetrack/legal/cnj.py)."""
+
+    number: str  # canonical NNNNNNN-DD.AAAA.J.TR.OOOO
+    valid: bool  # its check digits hold
+    expected_check_digits: str  # what the other digits give (= DD when valid)
+    tribunal: str | None  # decoded from J.TR: 8.26 -> "TJSP"
+    segment: str  # the judiciary's segment ("Justiça Estadual" ...)
+    problem: str | None  # why it cannot be right (wrong check digits), with what to do
+
+
 class DocumentDetails(DocumentSummary):
     """One document in full (`get_document`, `casetrack case info --document`)."""
 
@@ -132,6 +143,7 @@ class DocumentDetails(DocumentSummary):
     languages: list[str]
     fields: dict[str, Any]  # custom fields of the companion YAML files
     authorities: list[str]  # the authorities it cites most (canonical keys)
+    process_checks: list[ProcessNumberJson]  # its CNJ numbers decoded, wrong check digits flagged
 
 
 class CaseSummary(CaseJson):

@@ -178,6 +178,13 @@ def cites_by_chunk(
     return out
 
 
+def process_number_problems(numbers: Iterable[str]) -> list[str]:
+    """A warning for each CNJ number whose check digits do not hold (a typo in a pleading)."""
+    from casetrack.legal.cnj import parse_cnj
+
+    return [problem for n in numbers if (c := parse_cnj(str(n))) is not None and (problem := c.problem())]
+
+
 def email_fields(headers: EmailHeaders) -> dict[str, str]:
     """An e-mail's headers as custom fields (what `--field KEY=VALUE` reads)."""
     values = {
@@ -244,6 +251,7 @@ def legal_metadata(
         "authorities": list(found.get("citations") or ()),
         "cites": cites_by_chunk(pages, entities, drafts),
     }
+    warnings += process_number_problems(legal["process_numbers"])
     if inherited:
         legal["fields"] = dict(inherited)
     if email is not None:

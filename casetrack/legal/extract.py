@@ -155,6 +155,10 @@ def document_metadata_and_entities(
     processes = [e.key for e in entities if e.kind == EntityKind.CNJ and e.fields.get("valid") == "true"]
     processes += [e.key for e in entities if e.kind in (EntityKind.CNJ, EntityKind.PROCESS)]
     tribunals = Counter(e.key for e in entities if e.kind == EntityKind.TRIBUNAL)
+    # A CNJ number names its tribunal in its J.TR segment (8.26 = TJSP), written out or not.
+    tribunals.update(
+        e.fields["tribunal"] for e in entities if e.kind == EntityKind.CNJ and e.fields.get("tribunal")
+    )
     cited = Counter(e.key for e in entities if e.key and e.kind in AUTHORITY_KINDS)
     head = "\n".join(pages[:2])
     party_lang = "en" if "en" in _lang_set(lang) else "pt"

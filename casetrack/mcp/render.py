@@ -221,6 +221,9 @@ def document(d: Mapping[str, Any]) -> str:
             )
     for key, value in (d.get("fields") or {}).items():
         lines.append(f"  {str(key) + ':':<11} {value}")
+    for check in d.get("process_checks") or []:
+        if check.get("problem"):
+            lines.append(f"  Warning:    {check['problem']}")
     return "\n".join(lines)
 
 
@@ -292,13 +295,20 @@ def chunk(c: Mapping[str, Any]) -> str:
 def entities(out: Mapping[str, Any]) -> str:
     docs = out.get("documents") or []
     total = sum(len(d.get("mentions", [])) for d in docs)
+    notes = [f"Note: {w}" for w in out.get("warnings") or []]
+    number = out.get("process_number") or {}
+    if number.get("tribunal"):
+        notes.append(f"Tribunal (from the number's J.TR segment): {number['tribunal']}")
     if not total:
-        return (
-            f'No mentions of "{out["entity"]}" found in {out["case"]}.\n'
-            "Try a shorter form of the name, or search_case for related passages."
+        return "\n".join(
+            [
+                f'No mentions of "{out["entity"]}" found in {out["case"]}.',
+                "Try a shorter form of the name, or search_case for related passages.",
+                *notes,
+            ]
         )
     found = f"{out.get('exact_count', total)} exact, {out.get('fuzzy_count', 0)} close variants"
-    lines = [f'Mentions of "{out["entity"]}" in {out["case"]}: {found} in {len(docs)} documents', ""]
+    lines = [f'Mentions of "{out["entity"]}" in {out["case"]}: {found} in {len(docs)} documents', *notes, ""]
     for d in docs:
         lines.append(f"{d['document']} ({len(d['mentions'])}):")
         for m in d["mentions"][:10]:

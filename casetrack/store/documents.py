@@ -15,7 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from casetrack.domain.cases import DOCUMENT_SORTS, DocumentSort
-from casetrack.domain.views import CaseDocument, DocumentDetails, DocumentLink, DocumentSummary
+from casetrack.domain.views import (
+    CaseDocument,
+    DocumentDetails,
+    DocumentLink,
+    DocumentSummary,
+    ProcessNumberJson,
+)
+from casetrack.legal.cnj import parse_cnj, tribunals_of_numbers
 from casetrack.errors import CaseTrackError, DocumentNotFoundError, list_documents_fix
 from casetrack.store.case_store import CaseStore
 from casetrack.store.journal import JournalEntry
@@ -135,7 +142,12 @@ def document_summary(
         "doc_type": legal.get("doc_type"),
         "doc_date": legal.get("doc_date"),
         "process_numbers": [str(p) for p in legal.get("process_numbers") or []],
-        "tribunals": [str(t) for t in legal.get("tribunals") or []],
+        "tribunals": list(
+            dict.fromkeys(
+                [str(t) for t in legal.get("tribunals") or []]
+                + tribunals_of_numbers(legal.get("process_numbers") or [])
+            )
+        ),
         "tags": [str(t) for t in legal.get("tags") or []],
         "attachment_of": {"document_id": parent, "name": names[parent]}
         if parent and names and parent in names
@@ -189,7 +201,28 @@ def document_details(store: CaseStore, entry: JournalEntry) -> DocumentDetails:
         "languages": [str(lang) for lang in legal.get("languages") or []],
         "fields": dict(legal.get("fields") or {}),
         "authorities": [str(a) for a in legal.get("authorities") or []],
+        "process_checks": process_checks(legal.get("process_numbers") or []),
     }
+
+
+def process_checks(numbers: list[Any]) -> list[ProcessNumberJson]:
+    """Each CNJ number decoded: its tribunal, and whether its check digits hold."""
+    out: list[ProcessNumberJson] = []
+    for number in numbers:
+        cnj = parse_cnj(str(number))
+        if cnj is None:
+            continue
+        out.append(
+            {
+                "number": cnj.key,
+                "valid": cnj.valid,
+                "expected_check_digits": cnj.expected_check_digits,
+                "tribunal": cnj.tribunal,
+                "segment": cnj.segment_name,
+                "problem": cnj.problem(),
+            }
+        )
+    return out
 
 
 def list_documents(store: CaseStore, sort_by: SortBy = "name") -> list[DocumentSummary]:
