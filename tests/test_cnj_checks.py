@@ -6,7 +6,6 @@ and the `--tribunal` filter. Through the real CLI (in-process), real models and 
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 

@@ -22,8 +22,8 @@ from casetrack.domain.views import (
     DocumentSummary,
     ProcessNumberJson,
 )
-from casetrack.legal.cnj import parse_cnj, tribunals_of_numbers
 from casetrack.errors import CaseTrackError, DocumentNotFoundError, list_documents_fix
+from casetrack.legal.cnj import parse_cnj, tribunals_of_numbers
 from casetrack.store.case_store import CaseStore
 from casetrack.store.journal import JournalEntry
 from casetrack.store.lance_tables import CHUNKS, sql_str
