@@ -6,6 +6,7 @@ and the `--tribunal` filter. Through the real CLI (in-process), real models and 
 from __future__ import annotations
 
 import shutil
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ TRT = "RR474820145230056.txt"
 
 
 @pytest.fixture(scope="module")
-def case(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], list[dict[str, object]]]:
+def case(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], list[dict[str, Any]]]:
     root = tmp_path_factory.mktemp("cnj")
     for name in (WRONG, TRT):
         shutil.copy(require(RAW / name), root / name)
@@ -32,16 +33,16 @@ def case(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], list[dict
 
 
 def test_wrong_check_digits_are_flagged_at_ingest_and_in_documents_info(
-    case: tuple[list[str], list[dict[str, object]]],
+    case: tuple[list[str], list[dict[str, Any]]],
 ) -> None:
     cli, results = case
     wrong = next(r for r in results if r["name"] == WRONG)
     assert any(
         "0604337-81.2018.6.00.0000 has wrong check digits (81; its other digits give 47)" in str(w)
         for w in wrong["warnings"]
-    )  # type: ignore[union-attr]
+    )
     right = next(r for r in results if r["name"] == TRT)
-    assert not any("check digits" in str(w) for w in right["warnings"])  # type: ignore[union-attr]
+    assert not any("check digits" in str(w) for w in right["warnings"])
     info = run_json(*cli, "documents", "info", "--case", "Processos", WRONG)
     check = next(c for c in info["process_checks"] if c["number"] == "0604337-81.2018.6.00.0000")
     assert (check["valid"], check["expected_check_digits"], check["tribunal"]) == (False, "47", "TSE")
@@ -51,7 +52,7 @@ def test_wrong_check_digits_are_flagged_at_ingest_and_in_documents_info(
 
 
 def test_find_entity_flags_a_number_with_wrong_check_digits(
-    case: tuple[list[str], list[dict[str, object]]],
+    case: tuple[list[str], list[dict[str, Any]]],
 ) -> None:
     cli, _ = case
     out = run_json(*cli, "find-entity", "--case", "Processos", "0604337-81.2018.6.00.0000")
@@ -64,7 +65,7 @@ def test_find_entity_flags_a_number_with_wrong_check_digits(
 
 
 def test_the_tribunal_decoded_from_the_number_filters_search(
-    case: tuple[list[str], list[dict[str, object]]],
+    case: tuple[list[str], list[dict[str, Any]]],
 ) -> None:
     cli, _ = case
     listed = {d["name"]: d for d in run_json(*cli, "documents", "list", "--case", "Processos")}
