@@ -204,5 +204,7 @@ def test_find_entity_and_the_table_of_authorities(host: Host) -> None:
         ("545 U.S. 469", "us_case"),
     ]
     assert table["authorities"][1]["cited_in"][0]["citation"] == f"{LEASE}, para. 6, l. 15"
+    assert table["authorities"][1]["title"] == "Kelo v. City of New London, 545 U.S. 469"
+    assert "Kelo v. City of New London, 545 U.S. 469 (us_case" in body(cited)
     assert "Table of authorities, Lease Dispute: 2 cited" in body(cited)
     assert [a["key"] for a in data(cases)["authorities"]] == ["545 U.S. 469"]

@@ -332,7 +332,7 @@ def _quote(path: Path) -> str:
 )
 @click.option(
     "--kind",
-    type=click.Choice(["legislation", "jurisprudence", "us_case", "us_statute"]),
+    type=click.Choice(["legislation", "jurisprudence", "us_case", "us_statute", "us_rule"]),
     help="Only authorities of this kind.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -350,7 +350,7 @@ def authorities(ctx: click.Context, case: str, top_k: int, kind: str | None, as_
     click.echo(f"{out['total']} authorities cited in {out['case']}; the {out['shown']} most cited:")
     for i, a in enumerate(out["authorities"], start=1):
         click.secho(
-            f"{i}. {a['text']}  [{a['kind']}; {a['documents']} documents, {a['mentions']} mentions]",
+            f"{i}. {a.get('title') or a['text']}  [{a['kind']}; {a['documents']} documents, {a['mentions']} mentions]",
             bold=True,
         )
         for place in a["cited_in"]:

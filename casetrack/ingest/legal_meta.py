@@ -171,7 +171,11 @@ def cites_by_chunk(
         chunk = next((d for d in by_page.get(page, []) if d.char_start <= offset < d.char_end), None)
         if chunk is None:
             continue
-        entry = out.setdefault(entity.key, {"text": entity.text, "kind": str(entity.kind), "at": []})
+        entry = out.setdefault(
+            entity.key, {"text": " ".join(entity.text.split()), "kind": str(entity.kind), "at": []}
+        )
+        if entity.fields.get("name") and not entry.get("name"):  # a US case's name, from its full citation
+            entry["name"] = entity.fields["name"]
         if len(entry["at"]) < MAX_PLACES:
             start = offset - chunk.char_start
             entry["at"].append([chunk.seq, start, min(start + entity.end - entity.start, len(chunk.text))])

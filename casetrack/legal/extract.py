@@ -21,6 +21,7 @@ from casetrack.legal.parties import find_parties
 from casetrack.legal.text import fold
 from casetrack.legal.tribunals import find_tribunals
 from casetrack.legal.us_citations import find_us_citations
+from casetrack.legal.us_rules import find_court_rules
 
 _AMOUNT = re.compile(
     r"(?<![\w$])(?P<cur>R\$|US\$|\$|USD|BRL)\s?(?P<num>\d{1,3}(?:[.,]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
@@ -83,6 +84,9 @@ def _en_entities(text: str) -> Iterable[LegalEntity]:
     for c in find_us_citations(text):
         kind = EntityKind.US_STATUTE if c.is_statute else EntityKind.US_CASE
         yield LegalEntity(kind, c.text, c.start, c.end, c.key, (c.key,) if c.key else (), c.fields())
+    for r in find_court_rules(text):
+        fields = {"pin_cite": r.pin} if r.pin else {}
+        yield LegalEntity(EntityKind.US_RULE, r.text, r.start, r.end, r.key, (r.key,), fields)
 
 
 def extract_entities(text: str, language: str = "pt") -> list[LegalEntity]:
@@ -130,7 +134,13 @@ def detect_languages(text: str) -> tuple[str, ...]:
 
 PAGE_JOIN = "\n\f"  # how `document_metadata` joins pages: entity offsets count in that text
 AUTHORITY_KINDS = frozenset(
-    {EntityKind.LEGISLATION, EntityKind.JURISPRUDENCE, EntityKind.US_CASE, EntityKind.US_STATUTE}
+    {
+        EntityKind.LEGISLATION,
+        EntityKind.JURISPRUDENCE,
+        EntityKind.US_CASE,
+        EntityKind.US_STATUTE,
+        EntityKind.US_RULE,
+    }
 )
 
 

@@ -378,7 +378,9 @@ def authorities(out: Mapping[str, Any]) -> str:
         return f"No cited authorities found in {out['case']}'s documents."
     lines = [f"Table of authorities, {out['case']}: {out['total']} cited; the {len(items)} most cited:", ""]
     for i, a in enumerate(items, start=1):
-        lines.append(f"{i}. {a['text']} ({a['kind']}; {a['documents']} documents, {a['mentions']} mentions)")
+        lines.append(
+            f"{i}. {a.get('title') or a['text']} ({a['kind']}; {a['documents']} documents, {a['mentions']} mentions)"
+        )
         lines += [f"   - {p['citation']}" for p in a.get("cited_in") or []]
     return "\n".join(lines)
 

@@ -214,10 +214,10 @@ async def list_authorities(
     ctx: Context,
     top_k: Annotated[int, Field(ge=1, le=200, description="How many authorities (most cited first)")] = 50,
     kind: Annotated[
-        Literal["legislation", "jurisprudence", "us_case", "us_statute"] | None,
+        Literal["legislation", "jurisprudence", "us_case", "us_statute", "us_rule"] | None,
         Field(
             description="Only this kind: legislation (statutes, codes), jurisprudence (súmulas, temas, precedents), "
-            "us_case, us_statute"
+            "us_case (with its case name), us_statute, us_rule (Fed. R. Civ. P., Fed. R. Evid., local rules)"
         ),
     ] = None,
     case_name: CaseNameArg = None,
