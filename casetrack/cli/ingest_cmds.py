@@ -245,8 +245,8 @@ _json_option = click.option("--json", "as_json", is_flag=True, help="Print one J
 def ingest(
     ctx: click.Context, case: str, paths: tuple[Path, ...], force: bool, password: str | None, as_json: bool
 ) -> None:
-    """Ingest files (PDF, DOCX, TXT, MD, RTF, HTML; PNG, JPEG and TIFF images; e-mails: .eml and .mbox, attachments
-    included) into a case; scanned pages are OCR'd.
+    """Ingest files (PDF, DOCX, TXT, MD, RTF, HTML; PNG, JPEG and TIFF images; e-mails: .eml, Outlook .msg and
+    .mbox, attachments included) into a case; scanned pages are OCR'd.
 
     Exit status: 0 when every file is in the case, 3 when some failed or need OCR.
     """

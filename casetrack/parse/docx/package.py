@@ -31,7 +31,7 @@ _ROOT_TAG = re.compile(rb"<(?![?!])[^\s>/]+")
 _MAIN_PART_REL = re.compile(rb"<Relationship\b[^>]*>")
 
 
-def _main_part_name(zf: zipfile.ZipFile) -> str:
+def main_part_name(zf: zipfile.ZipFile) -> str:
     """The main document part, found the way Word does: through the package relationships."""
     try:
         rels = zf.read("_rels/.rels")
@@ -87,7 +87,7 @@ def prepare_package(path: Path, fix_r_prefix: bool = False) -> Package:
     when it loads a part, which moves a w:lastRenderedPageBreak to the end of the run.
     """
     with zipfile.ZipFile(path) as zf:
-        main_name = _main_part_name(zf)
+        main_name = main_part_name(zf)
         try:
             root = etree.fromstring(zf.read(main_name), _SAFE_XML)
         except KeyError as e:
