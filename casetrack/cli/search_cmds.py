@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from casetrack.cli.common import case_option, get_app, read
+from casetrack.cli.common import case_option, get_app, near_duplicates_option, read
 from casetrack.errors import CaseExistsError
 
 if TYPE_CHECKING:
@@ -55,6 +55,10 @@ def print_response(r: SearchJson, snippet_chars: int = 400) -> None:
     for i, h in enumerate(r["results"], start=1):
         rated = f"  [{h['match']} {h['relevance']:.2f}]" if h["relevance"] is not None else ""
         click.secho(f"{i}. {h['citation']}{rated}", bold=True)
+        if h.get("near_duplicates"):
+            click.secho(
+                f"   also in its near-duplicates: {', '.join(h.get('near_duplicates') or [])}", dim=True
+            )
         if h["source"]["section"]:
             click.secho(f"   {h['source']['section']}", dim=True)
         context = h.get("context") or {"before": None, "after": None}
@@ -163,6 +167,7 @@ def legal_filter_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     "fine): it finds passages worded like it, and is never shown as a finding.",
 )
 @legal_filter_options
+@near_duplicates_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def search(
@@ -182,6 +187,7 @@ def search(
     keywords: tuple[str, ...],
     likely_wording: str | None,
     as_json: bool,
+    near_duplicates: str = "show",
     **legal: Any,
 ) -> None:
     """Search a case; every result carries its citation (document, page, paragraph, lines)."""
@@ -200,6 +206,7 @@ def search(
         "per_document": by_document,
         "keywords": list(keywords),
         "likely_wording": likely_wording,
+        "near_duplicates": near_duplicates,
     }
     response: SearchJson = read(ctx, "search", args)
     if as_json:

@@ -21,6 +21,9 @@ class SearchHit:
     relevance: float | None = None  # 0-1, how well it answers the query (search/relevance.py)
     match: str = ""  # relevance's label: exact, strong, good, weak, poor
     evidence: Any = None  # what relevance was judged from (ranking/relevance.py `Evidence`; not in JSON)
+    near_duplicates: tuple[
+        str, ...
+    ] = ()  # near_duplicates="group": the copies whose results were folded in here
 
     @property
     def citation(self) -> str:

@@ -140,6 +140,15 @@ def job(j: Mapping[str, Any]) -> str:
             lines.append(f"  - {r['name']}: {r.get('error')}{hint}")
         if len(problems) > 20:
             lines.append(f"  ... and {len(problems) - 20} more")
+    near = [r for r in results if r.get("near_duplicate_of")]
+    if near:
+        lines += ["", "  Near-duplicates (ingested; each nearly copies a document already in the case):"]
+        for r in near[:20]:
+            n = r["near_duplicate_of"]
+            lines.append(
+                f"  - {r['name']}: of {n['name']} ({n['similarity']:.0%} the same; "
+                f"{n['words_changed']} words, {n['lines_changed']} lines changed)"
+            )
     if dups:
         lines.append("")
         lines.append(
@@ -175,7 +184,16 @@ def documents(case_name: str, docs: Sequence[Mapping[str, Any]]) -> str:
         ]
         if any(legal):
             lines.append("     " + " | ".join(x for x in legal if x))
+        if d.get("near_duplicate_of"):
+            lines.append(f"     {near_duplicate(d['near_duplicate_of'])}")
     return "\n".join(lines)
+
+
+def near_duplicate(near: Mapping[str, Any]) -> str:
+    return (
+        f"Near-duplicate of {near['name']} ({near['similarity']:.0%} the same; "
+        f"{near['words_changed']} words, {near['lines_changed']} lines changed)"
+    )
 
 
 def document(d: Mapping[str, Any]) -> str:
@@ -224,6 +242,16 @@ def document(d: Mapping[str, Any]) -> str:
     for check in d.get("process_checks") or []:
         if check.get("problem"):
             lines.append(f"  Warning:    {check['problem']}")
+    if d.get("near_duplicate_of"):
+        lines.append(f"  {near_duplicate(d['near_duplicate_of'])}")
+    if d.get("near_duplicates"):
+        lines.append(f"  Copies:     {', '.join(c['name'] for c in d['near_duplicates'])} nearly copy it")
+    if d.get("thread"):
+        lines.append(f"  Thread:     {len(d['thread'])} messages, oldest first:")
+        lines += [
+            f"    - {(m.get('date') or '')[:16]} {m['sender']}: {m['subject']} ({m['name']})"
+            for m in d["thread"]
+        ]
     return "\n".join(lines)
 
 
@@ -269,6 +297,8 @@ def search(out: Mapping[str, Any], case_stats: str, max_chars: int = 700) -> str
         lines += ["", f"--- Result {i} ({rated}) ---", hit["citation"]]
         if source.get("section"):
             lines.append(f"Section: {source['section']}")
+        if hit.get("near_duplicates"):
+            lines.append(f"Also in its near-duplicates: {', '.join(hit['near_duplicates'])}")
         lines += [f"chunk_id: {hit['chunk_id']}", "", f'"{text}"']
         ctx = hit.get("context")
         if ctx:

@@ -18,6 +18,7 @@ from casetrack.mcp.filter_args import (
     DocTypeArg,
     FieldArg,
     LanguageArg,
+    NearDuplicatesArg,
     ProcessArg,
     TagArg,
     TribunalArg,
@@ -96,6 +97,7 @@ async def search_case(
     tag: TagArg = None,
     field: FieldArg = None,
     language: LanguageArg = None,
+    near_duplicates: NearDuplicatesArg = "show",
 ) -> Annotated[CallToolResult, SearchOut]:
     tc = tool_context(ctx)
 
@@ -112,7 +114,7 @@ async def search_case(
             offset=offset,
             context_chars=300 if context else 0,
             per_document=by_document,
-            filters=SearchFilters(bates=bates, legal=legal),
+            filters=SearchFilters(bates=bates, legal=legal, near_duplicates=near_duplicates),
             keywords=keywords,
             likely_wording=likely_wording,
             client=client_of(ctx),
