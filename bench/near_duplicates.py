@@ -82,12 +82,18 @@ def main() -> None:
 
     positives = {tuple(sorted((resolve(a), resolve(b)))) for a, b, _ in gold["positive"]}
     hard = {tuple(sorted((resolve(a), resolve(b)))) for a, b, _ in gold["negative"]}
-    print(f"{len(names)} documents; signature {per_doc_sig:.1f} ms/doc; LSH query {sum(query_ms) / len(query_ms):.2f} ms/doc")
-    print(f"candidate pairs compared: {len(compared)} of {len(names) * (len(names) - 1) // 2}; "
-          f"compare {sum(compare_ms) / max(len(compare_ms), 1):.1f} ms/pair (max {max(compare_ms, default=0):.0f})")
+    print(
+        f"{len(names)} documents; signature {per_doc_sig:.1f} ms/doc; LSH query {sum(query_ms) / len(query_ms):.2f} ms/doc"
+    )
+    print(
+        f"candidate pairs compared: {len(compared)} of {len(names) * (len(names) - 1) // 2}; "
+        f"compare {sum(compare_ms) / max(len(compare_ms), 1):.1f} ms/pair (max {max(compare_ms, default=0):.0f})"
+    )
     missing = [p for p in positives if p not in compared]
-    print(f"positives the LSH stage found: {len(positives) - len(missing)}/{len(positives)}; hard negatives found: "
-          f"{sum(p in compared for p in hard)}/{len(hard)}")
+    print(
+        f"positives the LSH stage found: {len(positives) - len(missing)}/{len(positives)}; hard negatives found: "
+        f"{sum(p in compared for p in hard)}/{len(hard)}"
+    )
     for pair in sorted(positives | hard, key=lambda p: -compared.get(p, 0.0)):
         label = "positive" if pair in positives else "negative"
         print(f"  {label}  {compared.get(pair, float('nan')):.3f}  {pair[0][:55]} | {pair[1][:55]}")
@@ -107,7 +113,10 @@ def main() -> None:
             sims = {c: compare(texts[c], new).similarity for c in found}
             variants[kind].append((n, sims))
 
-    print("\nthreshold | real pairs: flagged, precision, recall (of %d) | synthetic recall: one word, 5%% words, one paragraph | synthetic flagged against another document" % len(positives))
+    print(
+        "\nthreshold | real pairs: flagged, precision, recall (of %d) | synthetic recall: one word, 5%% words, one paragraph | synthetic flagged against another document"
+        % len(positives)
+    )
     for threshold in THRESHOLDS:
         flagged = {p for p, s in compared.items() if s >= threshold}
         tp = len(flagged & positives)
@@ -115,9 +124,18 @@ def main() -> None:
         recalls, wrong = [], 0
         for kind, rows in variants.items():
             recalls.append(sum(sims.get(n, 0.0) >= threshold for n, sims in rows) / len(rows))
-            wrong += sum(any(s >= threshold for c, s in sims.items() if c != n and (min(c, n), max(c, n)) not in positives and texts[c] != texts[n]) for n, sims in rows)
-        print(f"  {threshold:.2f} | {len(flagged)} flagged, P {precision:.3f}, R {tp}/{len(positives)} = {tp / len(positives):.3f} "
-              f"| {recalls[0]:.2f}, {recalls[1]:.2f}, {recalls[2]:.2f} | {wrong}")
+            wrong += sum(
+                any(
+                    s >= threshold
+                    for c, s in sims.items()
+                    if c != n and (min(c, n), max(c, n)) not in positives and texts[c] != texts[n]
+                )
+                for n, sims in rows
+            )
+        print(
+            f"  {threshold:.2f} | {len(flagged)} flagged, P {precision:.3f}, R {tp}/{len(positives)} = {tp / len(positives):.3f} "
+            f"| {recalls[0]:.2f}, {recalls[1]:.2f}, {recalls[2]:.2f} | {wrong}"
+        )
     print(f"({time.perf_counter() - started:.0f} s)")
 
 

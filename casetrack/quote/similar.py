@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 NUM_PERM = 128
+SCHEME = "affine32"  # datasketch 2's hashing scheme, named so stored signatures decode the same way
 SHINGLE = 3
 LSH_THRESHOLD = 0.4  # candidates: estimated Jaccard of 3-shingles (a 90%-same copy is ~0.5 or more)
 _WORD = re.compile(r"[^\W_]+")
@@ -42,7 +43,7 @@ def minhash(seq: Sequence[str]) -> Any:
     """The datasketch MinHash of a word sequence's 3-shingles."""
     from datasketch import MinHash
 
-    m = MinHash(num_perm=NUM_PERM)
+    m = MinHash(num_perm=NUM_PERM, scheme=SCHEME)
     shingles = _shingles(seq)
     if shingles:
         m.update_batch(shingles)
@@ -51,7 +52,7 @@ def minhash(seq: Sequence[str]) -> Any:
 
 def signature(seq: Sequence[str]) -> str:
     """A word sequence's MinHash as the base64 string stored with its document."""
-    return base64.b64encode(np.asarray(minhash(seq).hashvalues, dtype=np.uint64).tobytes()).decode("ascii")
+    return base64.b64encode(np.asarray(minhash(seq).hashvalues, dtype=np.uint32).tobytes()).decode("ascii")
 
 
 def from_signature(text: str) -> Any | None:
@@ -59,10 +60,10 @@ def from_signature(text: str) -> Any | None:
     from datasketch import MinHash
 
     try:
-        values = np.frombuffer(base64.b64decode(text.encode("ascii")), dtype=np.uint64)
+        values = np.frombuffer(base64.b64decode(text.encode("ascii")), dtype=np.uint32)
     except (ValueError, TypeError):
         return None
-    return MinHash(num_perm=NUM_PERM, hashvalues=values) if len(values) == NUM_PERM else None
+    return MinHash(num_perm=NUM_PERM, hashvalues=values, scheme=SCHEME) if len(values) == NUM_PERM else None
 
 
 @dataclass(frozen=True)
