@@ -80,7 +80,9 @@ def main() -> None:
         [match] = [n for n in names if n.startswith(prefix)]
         return match
 
-    positives = {tuple(sorted((resolve(a), resolve(b)))) for a, b, _ in gold["positive"]}
+    positives: set[tuple[str, ...]] = {
+        tuple(sorted((resolve(a), resolve(b)))) for a, b, _ in gold["positive"]
+    }
     hard = {tuple(sorted((resolve(a), resolve(b)))) for a, b, _ in gold["negative"]}
     print(
         f"{len(names)} documents; signature {per_doc_sig:.1f} ms/doc; LSH query {sum(query_ms) / len(query_ms):.2f} ms/doc"
@@ -100,7 +102,11 @@ def main() -> None:
 
     rng = random.Random(29)
     sample = rng.sample(names, 100)
-    variants = {"one word": [], "5% of words": [], "one paragraph": []}
+    variants: dict[str, list[tuple[str, dict[str, float]]]] = {
+        "one word": [],
+        "5% of words": [],
+        "one paragraph": [],
+    }
     for n in sample:
         text = texts[n]
         edited = {
@@ -113,16 +119,27 @@ def main() -> None:
             sims = {c: compare(texts[c], new).similarity for c in found}
             variants[kind].append((n, sims))
 
+    _table(compared, positives, variants, texts)
+    print(f"({time.perf_counter() - started:.0f} s)")
+
+
+def _table(
+    compared: dict[tuple[str, str], float],
+    positives: set[tuple[str, ...]],
+    variants: dict[str, list[tuple[str, dict[str, float]]]],
+    texts: dict[str, str],
+) -> None:
+    """Precision and recall of each threshold, on the real pairs and the synthetic edits."""
     print(
-        "\nthreshold | real pairs: flagged, precision, recall (of %d) | synthetic recall: one word, 5%% words, one paragraph | synthetic flagged against another document"
-        % len(positives)
+        f"\nthreshold | real pairs: flagged, precision, recall (of {len(positives)}) | synthetic recall: "
+        "one word, 5% words, one paragraph | synthetic flagged against another document"
     )
     for threshold in THRESHOLDS:
         flagged = {p for p, s in compared.items() if s >= threshold}
         tp = len(flagged & positives)
         precision = tp / len(flagged) if flagged else 1.0
         recalls, wrong = [], 0
-        for kind, rows in variants.items():
+        for rows in variants.values():
             recalls.append(sum(sims.get(n, 0.0) >= threshold for n, sims in rows) / len(rows))
             wrong += sum(
                 any(
@@ -136,7 +153,6 @@ def main() -> None:
             f"  {threshold:.2f} | {len(flagged)} flagged, P {precision:.3f}, R {tp}/{len(positives)} = {tp / len(positives):.3f} "
             f"| {recalls[0]:.2f}, {recalls[1]:.2f}, {recalls[2]:.2f} | {wrong}"
         )
-    print(f"({time.perf_counter() - started:.0f} s)")
 
 
 if __name__ == "__main__":

@@ -48,6 +48,7 @@ def test_the_reading_tools_keep_their_parameters_and_are_read_only(host: Host) -
         "bates",
         "keywords",
         "likely_wording",
+        "near_duplicates",
         *legal,
     }
     assert params(tools["get_chunk"]) == {"chunk_id", "neighbours", "case_name", "query"}

@@ -27,8 +27,8 @@ from casetrack.store.lance_tables import CHUNKS, DOCUMENTS, META_JSON, LanceTabl
 from casetrack.store.lance_versions import manifest_version
 from casetrack.store.lock import WriterLock
 from casetrack.store.migrations import Migration, current_version
-from casetrack.store.near_duplicates import SIGNATURE_KEY
 from casetrack.store.migrations.m1_complete_rows import line_numbers_from_range
+from casetrack.store.near_duplicates import SIGNATURE_KEY
 from tests.conftest import MODELS, REPO
 from tests.fixtures.make_case_v0 import CASE, FIXTURE, answers
 
