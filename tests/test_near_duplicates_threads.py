@@ -20,7 +20,7 @@ from tests.cli_runner import run_json
 from tests.conftest import DATA, MODELS, require
 from tests.mcp_tools import Host, data, text, tool_settings
 
-pytestmark = pytest.mark.slow  # ~10 min on 2 shared cores (the first run, with 2 more NDAs: 17 min)
+pytestmark = pytest.mark.slow  # ~4 min on 2 shared cores (2 of them ingesting 5 files with every model)
 
 NDAS = DATA / "legal_span_bench" / "corpus" / "contractnli"
 ORIGINAL, EDITED = "Basic-Non-Disclosure-Agreement.txt", "Basic-NDA-edited.txt"
