@@ -209,3 +209,15 @@ def test_find_entity_and_the_table_of_authorities(host: Host) -> None:
     assert "Kelo v. City of New London, 545 U.S. 469 (us_case" in body(cited)
     assert "Table of authorities, Lease Dispute: 2 cited" in body(cited)
     assert [a["key"] for a in data(cases)["authorities"]] == ["545 U.S. 469"]
+
+
+def test_find_entity_decodes_a_cnj_number_and_flags_wrong_check_digits(host: Host) -> None:
+    """A CNJ number asked for (none in this English case): its tribunal, and a typo flagged."""
+    wrong = host.call("find_entity", {"case_name": CASE, "entity": "0604337-81.2018.6.00.0000"})
+    out = data(wrong)
+    assert out["process_number"]["valid"] is False and out["process_number"]["expected_check_digits"] == "47"
+    assert "wrong check digits (81; its other digits give 47)" in body(wrong)
+    right = data(host.call("find_entity", {"case_name": CASE, "entity": "0022341-69.2014.8.26.0506"}))
+    assert right["process_number"]["tribunal"] == "TJSP" and not any(
+        "check digits" in w for w in right["warnings"]
+    )
