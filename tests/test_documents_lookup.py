@@ -113,6 +113,10 @@ def test_details_of_a_text_document(store: CaseStore, built: tuple[CaseTrack, Pa
         "attachment_of",
         "id",
         "status",
+        "near_duplicate_of",
+        "near_duplicates",
+        "process_checks",
+        "thread",
     }
     assert details["id"] == details["document_id"] and details["status"] == "ingested"
     assert details["name"] == "Motion to Dismiss.txt" and details["file_type"] == "text"
@@ -193,6 +197,8 @@ def test_sort_orders(store: CaseStore) -> None:
         "attachment_of",
         "id",
         "status",
+        "near_duplicate_of",
+        "near_duplicates",
     }
     with pytest.raises(CaseTrackError, match="Cannot sort documents by 'size'"):
         list_documents(store, "size")  # type: ignore[arg-type]

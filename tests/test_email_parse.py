@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from casetrack.domain import FileType
-from casetrack.errors import CorruptFileError, UnsupportedFileError
+from casetrack.errors import CorruptFileError
 from casetrack.parse import parse_file
 from casetrack.parse.detect import SUPPORTED_EXTENSIONS, detect_file_type
 from casetrack.parse.email.mbox import mbox_messages
@@ -199,10 +199,11 @@ def test_a_malformed_email_is_a_clear_error(tmp_path: Path) -> None:
         read_email(save(tmp_path, b"X-Spam: yes\nMIME-Version: 1.0\n\nbody\n", "headless.eml"))
 
 
-def test_outlook_msg_says_to_save_as_eml(tmp_path: Path) -> None:
-    with pytest.raises(UnsupportedFileError, match="Outlook") as e:
-        detect_file_type(save(tmp_path, ole_file(["__substg1.0_0037001F"]), "mail.msg"))
-    assert e.value.hint and "Save the message as .eml" in e.value.hint
+def test_a_damaged_outlook_msg_says_what_to_do(tmp_path: Path) -> None:
+    """A .msg whose directory names Outlook's streams but holds no message is refused with the fix."""
+    with pytest.raises(CorruptFileError, match="Outlook message") as e:
+        parse_file(save(tmp_path, ole_file(["__substg1.0_0037001F"]), "mail.msg"))
+    assert e.value.hint and "Outlook Message Format" in e.value.hint
 
 
 def test_mbox_messages_split_at_envelope_lines(tmp_path: Path) -> None:
@@ -230,3 +231,42 @@ def test_field_filter_matches_an_address_a_display_name_or_a_domain() -> None:
         meta, legal_filters(fields=["from=alice@firm.com"], doc_types=["email"], date_from="2024-03-01")
     )
     assert not matches(meta, legal_filters(fields=["from=alice@firm.com"], date_from="2024-03-05"))
+
+
+MSG = Path(__file__).parent / "fixtures" / "msg"
+
+
+def test_an_outlook_msg_reads_like_the_same_eml() -> None:
+    """A received .msg (real, tests/fixtures/msg): header lines, body and attachment, as an .eml gives them."""
+    path = MSG / "plain_jpeg_attached.msg"
+    assert detect_file_type(path) is FileType.EMAIL
+    doc = parse_file(path)
+    assert doc.file_type is FileType.EMAIL and doc.title == "test"
+    assert doc.pages[0].text.splitlines() == [
+        "From: Matijs van Zuijlen <Matijs.van.Zuijlen@xs4all.nl>",
+        "To: matijs@xxxxxx.nl",
+        "Date: Mon, 24 Sep 2007 15:28:03 +0200",
+        "Subject: test",
+        "Attachments: test.jpg",
+        "",
+        "test",
+    ]
+    headers, parts = read_email(path)
+    assert headers.message_id == "<20070924132803.GB10141@matijs.net>"
+    assert headers.date == "2007-09-24T15:28:03+02:00"
+    [jpeg] = parts.attachments
+    assert (jpeg.filename, jpeg.content_type, len(jpeg.data())) == ("test.jpg", "image/jpeg", 7681)
+
+
+def test_an_unsent_msg_takes_its_headers_from_the_message_properties() -> None:
+    """No transport headers (never sent): subject and recipient come from the .msg's own properties."""
+    headers, parts = read_email(MSG / "plain_unsent.msg")
+    assert (headers.subject, headers.to, headers.sender, headers.date) == (
+        "Test for MSGConvert -- plain text",
+        ("Someone Else <someone@somewhere.com>",),
+        (),
+        None,
+    )
+    assert not parts.attachments
+    text = parse_file(MSG / "plain_unsent.msg").pages[0].text
+    assert "This is a test\nThe body is in plain text" in text

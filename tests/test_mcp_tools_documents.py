@@ -35,7 +35,7 @@ def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Host]:
 
 def test_the_document_tools_keep_their_parameters_and_annotations(host: Host) -> None:
     tools = host.tools()
-    assert params(tools["list_documents"]) == {"case_name", "sort_by"}
+    assert params(tools["list_documents"]) == {"case_name", "sort_by", "near_duplicates"}
     assert params(tools["get_document"]) == {"document_name", "case_name"}
     assert params(tools["delete_document"]) == {"document_name", "confirm", "case_name"}
     assert hints(tools["list_documents"]) == hints(tools["get_document"]) == READ

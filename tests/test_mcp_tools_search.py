@@ -51,6 +51,7 @@ def test_the_reading_tools_keep_their_parameters_and_are_read_only(host: Host) -
         "likely_wording",
         "syntax",
         "rerank",
+        "near_duplicates",
         *legal,
     }
     assert params(tools["get_chunk"]) == {"chunk_id", "neighbours", "case_name", "query"}
@@ -208,5 +209,19 @@ def test_find_entity_and_the_table_of_authorities(host: Host) -> None:
         ("545 U.S. 469", "us_case"),
     ]
     assert table["authorities"][1]["cited_in"][0]["citation"] == f"{LEASE}, para. 6, l. 15"
+    assert table["authorities"][1]["title"] == "Kelo v. City of New London, 545 U.S. 469"
+    assert "Kelo v. City of New London, 545 U.S. 469 (us_case" in body(cited)
     assert "Table of authorities, Lease Dispute: 2 cited" in body(cited)
     assert [a["key"] for a in data(cases)["authorities"]] == ["545 U.S. 469"]
+
+
+def test_find_entity_decodes_a_cnj_number_and_flags_wrong_check_digits(host: Host) -> None:
+    """A CNJ number asked for (none in this English case): its tribunal, and a typo flagged."""
+    wrong = host.call("find_entity", {"case_name": CASE, "entity": "0604337-81.2018.6.00.0000"})
+    out = data(wrong)
+    assert out["process_number"]["valid"] is False and out["process_number"]["expected_check_digits"] == "47"
+    assert "wrong check digits (81; its other digits give 47)" in body(wrong)
+    right = data(host.call("find_entity", {"case_name": CASE, "entity": "0022341-69.2014.8.26.0506"}))
+    assert right["process_number"]["tribunal"] == "TJSP" and not any(
+        "check digits" in w for w in right["warnings"]
+    )

@@ -28,6 +28,7 @@ from casetrack.store.lance_versions import manifest_version
 from casetrack.store.lock import WriterLock
 from casetrack.store.migrations import Migration, current_version
 from casetrack.store.migrations.m1_complete_rows import line_numbers_from_range
+from casetrack.store.near_duplicates import SIGNATURE_KEY
 from tests.conftest import MODELS, REPO
 from tests.fixtures.make_case_v0 import CASE, FIXTURE, answers
 
@@ -86,6 +87,17 @@ def _rows(home: Path, table: str) -> dict[str, dict[str, Any]]:
     return {r[key]: r for r in t.search().select(names).limit(1000).to_arrow().to_pylist()}
 
 
+def _without_signatures(rows: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Document rows as migration 1 left them: migration 2's signature taken out of their metadata."""
+    out = {}
+    for doc_id, row in rows.items():
+        meta = json.loads(row[META_JSON]) if row.get(META_JSON) else None
+        if meta is not None:
+            meta.pop(SIGNATURE_KEY, None)
+        out[doc_id] = {**row, META_JSON: json.dumps(meta) if meta is not None else None}
+    return out
+
+
 def _versions(home: Path) -> dict[str, int]:
     lance = LanceTables(_case_dir(home) / "lance")
     return {name: int(lance.table(name).version) for name in (CHUNKS, DOCUMENTS)}  # type: ignore[union-attr]
@@ -126,12 +138,15 @@ def test_a_case_from_before_versions_is_upgraded_and_answers_as_before(
     app = _app(home)
     try:
         assert same_answers(answers(app))  # the first read upgrades it (no writer holds its lock)
-        assert _case_json(home)[migrations.VERSION_KEY] == current_version() == 1
-        assert app.case_summary(CASE)["schema_version"] == 1
+        assert _case_json(home)[migrations.VERSION_KEY] == current_version() == 2
+        assert app.case_summary(CASE)["schema_version"] == 2
     finally:
         app.close()
     assert _rows(home, CHUNKS) == original[CHUNKS]  # nothing was missing: no row changed
-    assert _rows(home, DOCUMENTS) == original[DOCUMENTS]
+    # migration 2 adds each document's near-duplicate signature to its metadata, and nothing else
+    # (the fixture's three documents are no near-copies of each other)
+    assert _without_signatures(_rows(home, DOCUMENTS)) == original[DOCUMENTS]
+    assert all(json.loads(r[META_JSON])[SIGNATURE_KEY] for r in _rows(home, DOCUMENTS).values())
     # Opened again, with its writer lock: nothing to do, nothing written.
     before, stamp = _versions(home), (_case_dir(home) / "case.json").stat().st_mtime_ns
     app = _app(home)
@@ -159,7 +174,7 @@ def test_rows_written_before_the_columns_existed_get_them(
     app = _app(home)
     try:
         with app.writing(CASE) as store:
-            assert store.schema_version() == 1
+            assert store.schema_version() == 2
         assert same_answers(answers(app))
     finally:
         app.close()
@@ -170,7 +185,7 @@ def test_rows_written_before_the_columns_existed_get_them(
         # Here the count is exact: a PDF, a DOCX and a .txt with one blank line between paragraphs.
         assert row["line_numbers"] == was["line_numbers"]
         assert all(row[c] is None for c in OLD_CHUNK_COLUMNS)  # nothing was known of them then
-    assert {d: r[META_JSON] for d, r in documents.items()} == {
+    assert {d: r[META_JSON] for d, r in _without_signatures(documents).items()} == {
         d: r[META_JSON] for d, r in original[DOCUMENTS].items()
     }
     record = json.loads((_case_dir(home) / "bm25" / ANALYZER_FILE).read_text(encoding="utf-8"))
@@ -225,8 +240,8 @@ def test_a_kill_mid_migration_leaves_a_case_that_opens_and_migrates_again(
         assert app.check_case(CASE)["healthy"]
     finally:
         app.close()
-    assert _case_json(home)[migrations.VERSION_KEY] == 1
-    assert {d: r[META_JSON] for d, r in _rows(home, DOCUMENTS).items()} == {
+    assert _case_json(home)[migrations.VERSION_KEY] == 2
+    assert {d: r[META_JSON] for d, r in _without_signatures(_rows(home, DOCUMENTS)).items()} == {
         d: r[META_JSON] for d, r in original[DOCUMENTS].items()
     }
 
@@ -277,7 +292,7 @@ def _fill_reviewed(store: Any) -> list[str]:
 
 
 TOY = Migration(
-    2, "a review flag", columns={CHUNKS: (pa.field("reviewed", pa.bool_()),)}, fill=_fill_reviewed
+    3, "a review flag", columns={CHUNKS: (pa.field("reviewed", pa.bool_()),)}, fill=_fill_reviewed
 )
 
 
@@ -289,12 +304,12 @@ def test_a_second_migration_is_one_entry_and_an_older_casetrack_leaves_its_cases
     app = _app(home)
     try:
         with app.writing(CASE) as store:
-            assert store.schema_version() == 2  # 0 -> 1 -> 2 in one open
+            assert store.schema_version() == 3  # 0 -> 1 -> 2 -> 3 in one open
         assert same_answers(answers(app))
     finally:
         app.close()
     assert {r["reviewed"] for r in _rows(home, CHUNKS).values()} == {False}
-    monkeypatch.undo()  # this CaseTrack again, which knows version 1 only
+    monkeypatch.undo()  # this CaseTrack again, which knows version 2 only
     app = _app(home)
     try:
         assert same_answers(answers(app))  # reading a newer case works
@@ -311,11 +326,11 @@ def test_rows_back_from_an_older_lancedb_version_are_migrated_again(tmp_path: Pa
     app = _app(home)
     try:
         with app.writing(CASE) as store:
-            assert store.schema_version() == 1
+            assert store.schema_version() == 2
     finally:
         app.close()
     # The newest chunks version (the migration's) is torn: the table opens at the one before,
-    # whose rows have no line numbers, while case.json says version 1.
+    # whose rows have no line numbers, while case.json says version 2.
     versions = _case_dir(home) / "lance" / f"{CHUNKS}.lance" / "_versions"
     newest = max(versions.glob("*.manifest"), key=manifest_version)
     newest.write_bytes(b"\0" * newest.stat().st_size)

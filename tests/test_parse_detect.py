@@ -273,8 +273,8 @@ def test_damaged_ole_directory_still_named_from_its_bytes(tmp_path: Path, linked
 def test_other_ole_formats_are_named(tmp_path: Path) -> None:
     with pytest.raises(UnsupportedFileError, match="Excel"):
         detect_file_type(write(tmp_path, "a.xls", ole_file(["Workbook"])))
-    with pytest.raises(UnsupportedFileError, match="Outlook"):
-        detect_file_type(write(tmp_path, "m.msg", ole_file(["__substg1.0_0037001F"])))
+    # an Outlook .msg is an e-mail (parse/email/msg.py reads it)
+    assert detect_file_type(write(tmp_path, "m.msg", ole_file(["__substg1.0_0037001F"]))) is FileType.EMAIL
 
 
 def make_zip(path: Path, members: dict[str, bytes]) -> Path:
@@ -311,7 +311,10 @@ def test_binary_junk(tmp_path: Path) -> None:
         detect_file_type(write(tmp_path, "junk.bin", junk))
     message = str(e.value)
     assert message.startswith("junk.bin: unsupported file type (binary data).")
-    assert "CaseTrack reads PDF, DOCX, TXT, MD, RTF, HTML and images." in message
+    assert (
+        "CaseTrack reads PDF, DOCX, TXT, MD, RTF, HTML, e-mails (.eml, .msg, .mbox) and images (PNG, JPEG, TIFF)."
+        in message
+    )
     # Short junk has no NUL byte by chance; its control characters still give it away.
     no_nul = bytes(b for b in junk[:300] if b)
     with pytest.raises(UnsupportedFileError):

@@ -226,16 +226,33 @@ def test_tracked_move() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "comment_texts"),
+    ("name", "comments"),
     [
-        ("docxfix_word_corpus/comment-thread.docx", ["A comment.", "A reply comment."]),
-        ("mammoth_tests/comments.docx", ["A tachyon walks into a bar.", "Fin."]),
+        (
+            "docxfix_word_corpus/comment-thread.docx",
+            [
+                '[Comment 1] Author, on "dolor sit amet":\nA comment.',
+                '[Comment 2] Author, on "dolor sit amet":\nA reply comment.',
+            ],
+        ),
+        (
+            "mammoth_tests/comments.docx",
+            ["A tachyon walks into a bar.", "Fin."],
+        ),
     ],
 )
-def test_comments_are_not_body_text(name: str, comment_texts: list[str]) -> None:
-    body = full_text(parse_docx(require(CORPUS / name), ParseOptions()))
-    for comment in comment_texts:
-        assert comment not in body
+def test_comments_come_after_the_body_each_a_paragraph_naming_it(name: str, comments: list[str]) -> None:
+    """A comment is searchable and cited as a comment: a paragraph after the body (never inside
+    it), whose first line names the comment, its author and the text it is attached to."""
+    doc = parse_docx(require(CORPUS / name), ParseOptions())
+    page = doc.pages[-1]
+    paragraphs = [page.text[p.start : p.end] for p in page.paragraphs]
+    first = next(i for i, text in enumerate(paragraphs) if text.startswith("[Comment 1]"))
+    assert not any("[Comment" in text for text in paragraphs[:first])  # the body holds none
+    for comment in comments:
+        assert any(comment in text for text in paragraphs[first:]), comment
+        assert not any(comment in text for text in paragraphs[:first])
+    assert all(p.kind is ParagraphKind.FOOTNOTE for p in page.paragraphs[first:])
 
 
 def test_headers_and_footers_skipped() -> None:
@@ -275,7 +292,11 @@ def test_rendered_page_breaks_make_pages() -> None:
     assert pages == [
         ["Introduction", "First paragraph of content"],
         ["This paragraph is on page two", "Methods", "Methods description"],
-        ["This is on page three"],
+        [
+            "This is on page three",
+            # its comment, after the body (on the last page, as footnotes are)
+            '[Comment 1] Max Mustermann, 2024-01-15, on "First paragraph of content":\nExpand introduction',
+        ],
     ]
     assert [p.number for p in doc.pages[1].paragraphs] == [3, 4, 5]
     assert doc.warnings == ()

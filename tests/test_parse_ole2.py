@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from casetrack.domain import FileType
 from casetrack.errors import EncryptedFileError, UnsupportedFileError
 from casetrack.parse.detect import detect_file_type
 from casetrack.parse.ole2 import OLE_MAGIC, ole_stream_names
@@ -176,8 +177,6 @@ BUILT: list[tuple[str, bytes, set[str], type[Exception], str]] = [
     ("excel5.xls", build_ole([Node("Book", big=True)]), {"Book"}, UnsupportedFileError, "Excel"),
     ("slides.ppt", build_ole([Node("PowerPoint Document", big=True), Node("Current User")]),
      {"PowerPoint Document"}, UnsupportedFileError, "PowerPoint"),
-    ("mail.msg", build_ole(OUTLOOK_MSG), {"__substg1.0_3001001F", "__substg1.0_3701000D"},
-     UnsupportedFileError, "Outlook"),
     ("embedded.xls", build_ole([Node("Workbook", big=True), Node("MBD0001A2B3", EMBEDDED_DOC)]),
      {"Workbook", "WordDocument"}, UnsupportedFileError, "Excel"),
     ("many.doc", build_ole(MANY_STREAMS), {"WordDocument", "__substg1.0_003B001F"}, UnsupportedFileError,
@@ -195,6 +194,13 @@ def test_built_compound_files(
     assert streams <= set(ole_stream_names(path))
     with pytest.raises(error, match=message):
         detect_file_type(path)
+
+
+def test_an_outlook_msg_is_detected_as_an_email(tmp_path: Path) -> None:
+    path = tmp_path / "mail.msg"
+    path.write_bytes(build_ole(OUTLOOK_MSG))
+    assert {"__substg1.0_3001001F", "__substg1.0_3701000D"} <= set(ole_stream_names(path))
+    assert detect_file_type(path) is FileType.EMAIL
 
 
 def test_real_word_doc() -> None:

@@ -21,7 +21,7 @@ from typing_extensions import Unpack
 
 from casetrack.app.audit import ENV_AUDIT_QUERIES, AuditLog
 from casetrack.config import Settings
-from casetrack.domain.cases import CaseSettings, CaseStatus, DocumentSort
+from casetrack.domain.cases import CaseSettings, CaseStatus, DocumentSort, NearDuplicates
 from casetrack.domain.views import (
     CaseSummary,
     ChronologyJson,
@@ -218,11 +218,13 @@ class CaseTrack:
 
     # -- documents and passages ------------------------------------------------------------------
 
-    def list_documents(self, case: str, sort_by: DocumentSort = "date") -> list[DocumentSummary]:
+    def list_documents(
+        self, case: str, sort_by: DocumentSort = "date", near_duplicates: NearDuplicates = "show"
+    ) -> list[DocumentSummary]:
         from casetrack.store.documents import list_documents
 
         with self.reading(case) as store:
-            return list_documents(store, sort_by)
+            return list_documents(store, sort_by, near_duplicates)
 
     def document_details(self, case: str, document: str, *, exact: bool = False) -> DocumentDetails:
         """A document's details; `document` is its id, name or a unique fragment of its name, or
@@ -457,13 +459,15 @@ class CaseTrack:
         """Ranked passages of `case` for `query` (search/ranking/pipeline.py); `options` are the
         request's other fields (top_k, documents, offset, config, filters, context_chars,
         per_document, keywords, likely_wording)."""
-        from casetrack.app.searching import run_search
+        from casetrack.app.searching import group_near_duplicates, run_search
         from casetrack.search.ranking.request import SearchRequest
 
         request = SearchRequest.of(query, **options)
         started = time.perf_counter()
         with self.reading(case) as store:
             response = run_search(store, self.pool, self.search_runtime, request)
+            if request.filters.near_duplicates == "group":
+                response = group_near_duplicates(store, response)
             self._audit(client, store.record.name, "search", len(response.hits), started, query)
             return response
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from casetrack.domain.document import READABLE_TYPES
 from casetrack.ingest.files import REPORTED_EXTENSIONS
 from casetrack.ingest.pipeline import FileResult
 from casetrack.parse.detect import SUPPORTED_EXTENSIONS
@@ -130,7 +131,8 @@ def unread_files(folder: Path, recursive: bool, listed: Iterable[str]) -> list[F
                     status="error",
                     error_code="not_read",
                     error=f"not a type of document CaseTrack reads ({kind}): not ingested.",
-                    hint="If it holds case documents, save or export them as PDF, DOCX or TXT and ingest those.",
+                    hint="If it holds case documents, save or export them as PDF, DOCX or TXT and ingest those "
+                    f"(CaseTrack reads {READABLE_TYPES}).",
                 )
             )
     return out
@@ -159,7 +161,8 @@ def sync_results(plan: SyncPlan, applied: Applied) -> list[FileResult]:
             status="error",
             error_code="not_read",
             error="unsupported: listed by an earlier sync, not tried again until it changes.",
-            hint="If it holds case documents, save or export them as PDF, DOCX or TXT and ingest those.",
+            hint="If it holds case documents, save or export them as PDF, DOCX or TXT and ingest those "
+            f"(CaseTrack reads {READABLE_TYPES}).",
         )
         for f in plan.unsupported
     ]

@@ -6,7 +6,7 @@ from contextlib import ExitStack
 from typing import Any, cast
 
 from casetrack.app.models_check import mismatches, missing_for_search, missing_warnings, search_skips
-from casetrack.domain import SearchResponse
+from casetrack.domain import SearchHit, SearchResponse
 from casetrack.domain.slots import SLOT_ORDER, SLOTS
 from casetrack.embed.protocols import EmbedderPool
 from casetrack.errors import ModelNotFoundError
@@ -85,3 +85,29 @@ def rerank_note(store: CaseStore, pool: EmbedderPool, why: str | None) -> str:
     if why:
         return f"rerank was asked for but did not run: {why}."
     return "rerank was asked for but had no candidates to rerank."
+
+
+def group_near_duplicates(store: CaseStore, response: SearchResponse) -> SearchResponse:
+    """One result per near-duplicate family (an original and the documents that nearly copy it):
+    the best one stays, naming the family's other documents whose results it stands for."""
+    from dataclasses import replace
+
+    from casetrack.search.filters import near_duplicate_families
+
+    entries = store.documents()
+    family = near_duplicate_families(entries)
+    names = {e.doc_id: e.name for e in entries}
+    kept: list[SearchHit] = []
+    first: dict[str, int] = {}
+    for hit in response.hits:
+        doc_id = hit.provenance.document_id
+        root = family.get(doc_id, doc_id)
+        if root not in first:
+            first[root] = len(kept)
+            kept.append(hit)
+            continue
+        best = kept[first[root]]
+        name = names.get(doc_id, hit.provenance.document)
+        if name != best.provenance.document and name not in best.near_duplicates:
+            kept[first[root]] = replace(best, near_duplicates=(*best.near_duplicates, name))
+    return replace(response, hits=kept)

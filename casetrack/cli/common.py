@@ -206,3 +206,30 @@ def case_option(fn: F) -> F:
         help="Case name or id (default: the one set with `casetrack case use NAME`).",
     )
     return cast(F, option(wrapper))
+
+
+def near_duplicates_option(fn: F) -> F:
+    """`--near-duplicates show|group|hide` and its short form `--hide-near-duplicates`; the command
+    gets `near_duplicates` (the mode)."""
+    from casetrack.domain.cases import NEAR_DUPLICATE_MODES
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.pop("hide_near_duplicates", False):
+            kwargs["near_duplicates"] = "hide"
+        return fn(*args, **kwargs)
+
+    hide = click.option(
+        "--hide-near-duplicates",
+        is_flag=True,
+        help="Leave out documents that nearly copy another one of the case (= --near-duplicates hide).",
+    )
+    mode = click.option(
+        "--near-duplicates",
+        type=click.Choice(list(NEAR_DUPLICATE_MODES)),
+        default="show",
+        show_default=True,
+        help="Documents that nearly copy another: show them as any other, group each with the one it "
+        "copies (search: one result per group, the copies named on it), or hide them.",
+    )
+    return cast(F, mode(hide(wrapper)))

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from casetrack.cli.common import case_option, get_app, read
+from casetrack.cli.common import case_option, get_app, near_duplicates_option, read
 from casetrack.domain.cases import DOCUMENT_SORTS
 from casetrack.errors import CaseTrackError
 
@@ -21,12 +21,16 @@ def documents() -> None:
 @documents.command("list")
 @case_option
 @click.option("--sort", "sort_by", type=click.Choice(list(DOCUMENT_SORTS)), default="date", show_default=True)
+@near_duplicates_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def list_cmd(ctx: click.Context, case: str, sort_by: str, as_json: bool) -> None:
+def list_cmd(
+    ctx: click.Context, case: str, sort_by: str, as_json: bool, near_duplicates: str = "show"
+) -> None:
     """The case's documents: name, type, pages, chunks, pages read by OCR; then the legal type,
-    the document's date, process numbers, tribunals and tags."""
-    docs = read(ctx, "list_documents", {"case": case, "sort_by": sort_by})
+    the document's date, process numbers, tribunals and tags; a near-duplicate names the
+    document it nearly copies."""
+    docs = read(ctx, "list_documents", {"case": case, "sort_by": sort_by, "near_duplicates": near_duplicates})
     if as_json:
         click.echo(json.dumps(docs))
         return
@@ -42,6 +46,15 @@ def list_cmd(ctx: click.Context, case: str, sort_by: str, as_json: bool) -> None
         legal = legal_line(d)
         if legal:
             click.echo(f"      {legal}")
+        if d.get("near_duplicate_of"):
+            click.echo(f"      {near_line(d['near_duplicate_of'])}")
+
+
+def near_line(near: Mapping[str, Any]) -> str:
+    return (
+        f"near-duplicate of {near['name']} ({near['similarity']:.0%} the same; "
+        f"{near['words_changed']} words, {near['lines_changed']} lines changed)"
+    )
 
 
 def legal_line(d: Mapping[str, Any]) -> str:
@@ -99,11 +112,30 @@ def detail_lines(d: Mapping[str, Any]) -> list[str]:
         lines.append(f"  {legal}")
     if d["parties"]:
         lines.append(f"  parties: {', '.join(d['parties'])[:200]}")
+    lines += _link_lines(d)
+    problems = [c["problem"] for c in d.get("process_checks") or [] if c.get("problem")]
+    lines += [f"  warning: {w}" for w in d["warnings"] if w not in problems]
+    return lines + [f"  warning: {p}" for p in problems]
+
+
+def _link_lines(d: Mapping[str, Any]) -> list[str]:
+    """The documents linked to this one: its e-mail or attachments, near-duplicates, its thread."""
+    lines = []
     if d["attachment_of"]:
         lines.append(f"  attachment of: {d['attachment_of']['name']}")
     if d["attachments"]:
         lines.append(f"  attachments: {', '.join(a['name'] for a in d['attachments'])}")
-    lines += [f"  warning: {w}" for w in d["warnings"]]
+    if d.get("near_duplicate_of"):
+        lines.append(f"  {near_line(d['near_duplicate_of'])}")
+    if d.get("near_duplicates"):
+        lines.append(f"  nearly copied by: {', '.join(c['name'] for c in d['near_duplicates'])}")
+    if d.get("thread"):
+        lines.append(f"  thread ({len(d['thread'])} messages, oldest first):")
+        lines += [
+            f"    {'>' if m['document_id'] == d['document_id'] else ' '} {(m['date'] or '')[:16]}  "
+            f"{m['sender'][:40]}  {m['subject'][:60]}  ({m['name']})"
+            for m in d["thread"]
+        ]
     return lines
 
 

@@ -94,12 +94,22 @@ def _line(r: FileResult) -> str:
         if r.bates:
             ocr += f", Bates {r.bates}"
         verb = "ingested" if r.status == "ingested" else "replaced (changed file)"
-        return f"  OK   {r.name}: {verb}, {pages}{r.chunks} chunks{ocr} ({r.seconds:.1f}s)"
+        return f"  OK   {r.name}: {verb}, {pages}{r.chunks} chunks{ocr} ({r.seconds:.1f}s){near_note(r.near_duplicate_of)}"
     if r.status == "duplicate":
         return f"  DUP  {r.name}: already ingested as '{r.duplicate_of}' (use --force to re-ingest)"
     tag = "OCR " if r.status == "needs_ocr" else "FAIL"
     hint = f" {r.hint}" if r.hint else ""
     return f"  {tag} {r.name}: {r.error}{hint}"
+
+
+def near_note(near: dict[str, Any] | None) -> str:
+    """ "; a near-duplicate of 'Contract.pdf' (98% the same; 12 words, 3 lines changed)" """
+    if not near:
+        return ""
+    return (
+        f"; a near-duplicate of '{near['name']}' ({near['similarity']:.0%} the same; "
+        f"{near['words_changed']} words, {near['lines_changed']} lines changed)"
+    )
 
 
 def _contained(r: FileResult, indent: str = "    ") -> None:
@@ -268,8 +278,8 @@ _json_option = click.option("--json", "as_json", is_flag=True, help="Print one J
 def ingest(
     ctx: click.Context, case: str, paths: tuple[Path, ...], force: bool, password: str | None, as_json: bool
 ) -> None:
-    """Ingest files (PDF, DOCX, TXT, MD, RTF, HTML; PNG, JPEG and TIFF images; e-mails: .eml and .mbox, attachments
-    included) into a case; scanned pages are OCR'd.
+    """Ingest files (PDF, DOCX, TXT, MD, RTF, HTML; PNG, JPEG and TIFF images; e-mails: .eml, Outlook .msg and
+    .mbox, attachments included) into a case; scanned pages are OCR'd.
 
     Exit status: 0 when every file is in the case, 3 when some failed or need OCR.
     """

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from casetrack.cli.common import case_option, get_app, read
+from casetrack.cli.common import case_option, get_app, near_duplicates_option, read
 from casetrack.errors import CaseExistsError
 
 if TYPE_CHECKING:
@@ -26,9 +26,8 @@ if TYPE_CHECKING:
 DEMO_CASE = "CaseTrack Demo"
 
 
-def print_response(r: SearchJson, snippet_chars: int = 400) -> None:
-    """Human output: citation, then the matching sentences of each result (from the `--json`
-    shape, so a search the daemon answered prints exactly what one run here prints)."""
+def _print_notes(r: SearchJson) -> None:
+    """What qualifies the results: warnings, the fix for missing models, the connectors read."""
     for warning in r["warnings"]:  # on stdout, with the results they qualify
         click.secho(f"Note: {warning}", fg="yellow")
     if r.get("models_missing"):
@@ -42,6 +41,12 @@ def print_response(r: SearchJson, snippet_chars: int = 400) -> None:
             f"Terms and connectors: {r.get('expression')} ({r.get('total_matches', 0)} matching passages)",
             dim=True,
         )
+
+
+def print_response(r: SearchJson, snippet_chars: int = 400) -> None:
+    """Human output: citation, then the matching sentences of each result (from the `--json`
+    shape, so a search the daemon answered prints exactly what one run here prints)."""
+    _print_notes(r)
     if not r["results"]:
         click.echo(f"No results for {r['query']!r} in '{r['case']}'.")
         return
@@ -58,19 +63,26 @@ def print_response(r: SearchJson, snippet_chars: int = 400) -> None:
             fg="yellow",
         )
     for i, h in enumerate(r["results"], start=1):
-        rated = f"  [{h['match']} {h['relevance']:.2f}]" if h["relevance"] is not None else ""
-        click.secho(f"{i}. {h['citation']}{rated}", bold=True)
-        if h["source"]["section"]:
-            click.secho(f"   {h['source']['section']}", dim=True)
-        context = h.get("context") or {"before": None, "after": None}
-        if context["before"]:
-            click.secho(textwrap.indent(textwrap.fill("..." + context["before"], 100), "   "), dim=True)
-        click.echo(textwrap.indent(textwrap.fill(h["snippet"] or h["text"][:snippet_chars], 100), "   "))
-        if h.get("matched"):
-            click.secho("   matched: " + " | ".join(h.get("matched") or []), dim=True)
-        if context["after"]:
-            click.secho(textwrap.indent(textwrap.fill(context["after"] + "...", 100), "   "), dim=True)
+        _print_hit(i, h, snippet_chars)
     click.echo(f"({len(r['results'])} results in {r['timings_ms'].get('total', 0):.0f} ms)")
+
+
+def _print_hit(i: int, h: Any, snippet_chars: int) -> None:
+    """One result: its citation and label, section, context and snippet, connectors' matches."""
+    rated = f"  [{h['match']} {h['relevance']:.2f}]" if h["relevance"] is not None else ""
+    click.secho(f"{i}. {h['citation']}{rated}", bold=True)
+    if h.get("near_duplicates"):
+        click.secho(f"   also in its near-duplicates: {', '.join(h.get('near_duplicates') or [])}", dim=True)
+    if h["source"]["section"]:
+        click.secho(f"   {h['source']['section']}", dim=True)
+    context = h.get("context") or {"before": None, "after": None}
+    if context["before"]:
+        click.secho(textwrap.indent(textwrap.fill("..." + context["before"], 100), "   "), dim=True)
+    click.echo(textwrap.indent(textwrap.fill(h["snippet"] or h["text"][:snippet_chars], 100), "   "))
+    if h.get("matched"):
+        click.secho("   matched: " + " | ".join(h.get("matched") or []), dim=True)
+    if context["after"]:
+        click.secho(textwrap.indent(textwrap.fill(context["after"] + "...", 100), "   "), dim=True)
 
 
 def legal_filter_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -182,6 +194,7 @@ def legal_filter_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     help="Rerank the best results with the late-interaction model (E12) for this search, when installed.",
 )
 @legal_filter_options
+@near_duplicates_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def search(
@@ -203,6 +216,7 @@ def search(
     syntax: str | None,
     rerank: bool,
     as_json: bool,
+    near_duplicates: str = "show",
     **legal: Any,
 ) -> None:
     """Search a case; every result carries its citation (document, page, paragraph, lines).
@@ -227,6 +241,7 @@ def search(
         "likely_wording": likely_wording,
         "syntax": syntax,
         "rerank": True if rerank else None,
+        "near_duplicates": near_duplicates,
     }
     response: SearchJson = read(ctx, "search", args)
     if as_json:
@@ -359,7 +374,7 @@ def _quote(path: Path) -> str:
 )
 @click.option(
     "--kind",
-    type=click.Choice(["legislation", "jurisprudence", "us_case", "us_statute"]),
+    type=click.Choice(["legislation", "jurisprudence", "us_case", "us_statute", "us_rule"]),
     help="Only authorities of this kind.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -377,7 +392,7 @@ def authorities(ctx: click.Context, case: str, top_k: int, kind: str | None, as_
     click.echo(f"{out['total']} authorities cited in {out['case']}; the {out['shown']} most cited:")
     for i, a in enumerate(out["authorities"], start=1):
         click.secho(
-            f"{i}. {a['text']}  [{a['kind']}; {a['documents']} documents, {a['mentions']} mentions]",
+            f"{i}. {a.get('title') or a['text']}  [{a['kind']}; {a['documents']} documents, {a['mentions']} mentions]",
             bold=True,
         )
         for place in a["cited_in"]:

@@ -58,6 +58,7 @@ def _search(app: CaseTrack, a: Args) -> Any:
         ingested_before=a.get("ingested_before"),
         bates=a.get("bates"),
         legal=_legal(a),
+        near_duplicates=str(a.get("near_duplicates") or "show"),
     )
     response = app.search(
         str(a["case"]),
@@ -128,7 +129,7 @@ def _chronology(app: CaseTrack, a: Args) -> Any:
 
 
 def _documents(app: CaseTrack, a: Args) -> Any:
-    return app.list_documents(str(a["case"]), a.get("sort_by", "date"))
+    return app.list_documents(str(a["case"]), a.get("sort_by", "date"), a.get("near_duplicates", "show"))
 
 
 def _document(app: CaseTrack, a: Args) -> Any:

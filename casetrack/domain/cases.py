@@ -41,6 +41,9 @@ class CaseStatus(StrEnum):
 
 DocumentSort = Literal["name", "date", "pages", "type"]
 DOCUMENT_SORTS: tuple[str, ...] = get_args(DocumentSort)
+# Near-duplicates in a list or a search: listed as any document, each under its original, or left out.
+NearDuplicates = Literal["show", "group", "hide"]
+NEAR_DUPLICATE_MODES: tuple[str, ...] = get_args(NearDuplicates)
 
 EntityType = Literal["person", "court", "statute", "case_citation", "organization", "any"]
 ENTITY_TYPES: tuple[str, ...] = get_args(EntityType)

@@ -35,10 +35,12 @@ class FileType(StrEnum):
     RTF = "rtf"
     IMAGE = "image"
     HTML = "html"
-    EMAIL = (
-        "email"  # an e-mail message (.eml): headers and body; its attachments become documents of their own
-    )
+    EMAIL = "email"  # an e-mail (.eml, Outlook .msg): headers and body; its attachments become documents of their own
     MBOX = "mbox"  # a mailbox file holding many e-mails: never a document itself, each message is one
+
+
+# What CaseTrack reads, in the words every refusal and tool description uses.
+READABLE_TYPES = "PDF, DOCX, TXT, MD, RTF, HTML, e-mails (.eml, .msg, .mbox) and images (PNG, JPEG, TIFF)"
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,10 @@ class SearchHit:
     # A terms-and-connectors search: the text of each occurrence of the expression (the first few).
     matched: list[str] | None = None
 
+    near_duplicates: tuple[
+        str, ...
+    ] = ()  # near_duplicates="group": the copies whose results were folded in here
+
     @property
     def citation(self) -> str:
         """The pin-cite's citation."""

@@ -98,6 +98,26 @@ class DocumentLink(TypedDict):
     name: str
 
 
+class NearDuplicateJson(TypedDict):
+    """The document a near-duplicate nearly copies (store/near_duplicates.py), and how closely."""
+
+    document_id: str
+    name: str
+    similarity: float  # 0-1: share of the longer text's words the other holds in the same order
+    words_changed: int
+    lines_changed: int
+
+
+class ThreadMessageJson(TypedDict):
+    """An e-mail of a thread, as `documents info` lists them (oldest first)."""
+
+    document_id: str
+    name: str
+    date: str | None  # ISO 8601
+    sender: str
+    subject: str
+
+
 class DocumentSummary(CaseDocument):
     """A committed document as list_documents gives it."""
 
@@ -115,6 +135,19 @@ class DocumentSummary(CaseDocument):
         DocumentLink | None
     )  # an e-mail's attachment: the e-mail it came with (ingest/attachments.py)
     attachments: list[DocumentLink]  # an e-mail: its attachments, each a document of its own
+    near_duplicate_of: NearDuplicateJson | None  # the document of the case this one nearly copies
+    near_duplicates: list[DocumentLink]  # the documents that nearly copy this one
+
+
+class ProcessNumberJson(TypedDict):
+    """A CNJ process number a document holds, decoded (casetrack/legal/cnj.py)."""
+
+    number: str  # canonical NNNNNNN-DD.AAAA.J.TR.OOOO
+    valid: bool  # its check digits hold
+    expected_check_digits: str  # what the other digits give (= DD when valid)
+    tribunal: str | None  # decoded from J.TR: 8.26 -> "TJSP"
+    segment: str  # the judiciary's segment ("Justiça Estadual" ...)
+    problem: str | None  # why it cannot be right (wrong check digits), with what to do
 
 
 class DocumentDetails(DocumentSummary):
@@ -132,6 +165,8 @@ class DocumentDetails(DocumentSummary):
     languages: list[str]
     fields: dict[str, Any]  # custom fields of the companion YAML files
     authorities: list[str]  # the authorities it cites most (canonical keys)
+    process_checks: list[ProcessNumberJson]  # its CNJ numbers decoded, wrong check digits flagged
+    thread: list[ThreadMessageJson]  # an e-mail: every message of its thread in the case, oldest first
 
 
 class CaseSummary(CaseJson):
@@ -276,6 +311,9 @@ class HitJson(TypedDict):
     match: str  # relevance's label: exact | strong | good | weak | poor
     context: NotRequired[ContextJson]  # when neighbouring text was asked for
     matched: NotRequired[list[str]]  # terms and connectors: the text of each occurrence (first five)
+
+    # near_duplicates="group": the near-duplicate documents whose results were folded into this one
+    near_duplicates: NotRequired[list[str]]
 
 
 class DocumentHitJson(TypedDict):

@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 # Document formats CaseTrack cannot read yet: a folder walk still reports them, one clear
 # line each ("save it as .docx"), instead of passing over a client's files in silence.
-REPORTED_EXTENSIONS = frozenset({".doc", ".wpd", ".odt", ".pages", ".xls", ".xlsx", ".ppt", ".pptx", ".msg"})
+REPORTED_EXTENSIONS = frozenset({".doc", ".wpd", ".odt", ".pages", ".xls", ".xlsx", ".ppt", ".pptx"})
 
 _OUTSIDE = (
     "a link to a {what} outside the folder being ingested: not ingested (links may only point inside it).",

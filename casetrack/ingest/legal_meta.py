@@ -171,11 +171,22 @@ def cites_by_chunk(
         chunk = next((d for d in by_page.get(page, []) if d.char_start <= offset < d.char_end), None)
         if chunk is None:
             continue
-        entry = out.setdefault(entity.key, {"text": entity.text, "kind": str(entity.kind), "at": []})
+        entry = out.setdefault(
+            entity.key, {"text": " ".join(entity.text.split()), "kind": str(entity.kind), "at": []}
+        )
+        if entity.fields.get("name") and not entry.get("name"):  # a US case's name, from its full citation
+            entry["name"] = entity.fields["name"]
         if len(entry["at"]) < MAX_PLACES:
             start = offset - chunk.char_start
             entry["at"].append([chunk.seq, start, min(start + entity.end - entity.start, len(chunk.text))])
     return out
+
+
+def process_number_problems(numbers: Iterable[str]) -> list[str]:
+    """A warning for each CNJ number whose check digits do not hold (a typo in a pleading)."""
+    from casetrack.legal.cnj import parse_cnj
+
+    return [problem for n in numbers if (c := parse_cnj(str(n))) is not None and (problem := c.problem())]
 
 
 def email_fields(headers: EmailHeaders) -> dict[str, str]:
@@ -244,6 +255,7 @@ def legal_metadata(
         "authorities": list(found.get("citations") or ()),
         "cites": cites_by_chunk(pages, entities, drafts),
     }
+    warnings += process_number_problems(legal["process_numbers"])
     if inherited:
         legal["fields"] = dict(inherited)
     if email is not None:

@@ -41,6 +41,7 @@ from casetrack.privacy_fs import real_path
 from casetrack.store.case_store import CaseStore
 from casetrack.store.journal import JournalEntry
 from casetrack.store.lance_tables import EMBEDDING_COLUMNS, chunk_schema
+from casetrack.store.near_duplicates import LINK_KEY, SIGNATURE_KEY, NearDuplicateIndex
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,8 @@ class FileResult:
     doc_type: str | None = None  # the legal document type (ingest/legal_meta.py), e.g. "contract", "acordao"
     doc_date: str | None = None  # the document's own date, YYYY-MM-DD
     duplicate_of: str | None = None
+    # a near-copy of a document already in the case: document_id, name, similarity, words_changed, lines_changed
+    near_duplicate_of: dict[str, Any] | None = None
     error: str | None = None
     error_code: str | None = None
     hint: str | None = None
@@ -126,6 +129,12 @@ class Ingestor:
         )
         # Chunk sizes are counted in E1 tokens, the model with the tightest use of its window.
         self.primary = pool.get("E1", self.language)
+        self._near: NearDuplicateIndex | None = None  # the case's signatures, read on the first file
+
+    def near_duplicates(self) -> NearDuplicateIndex:
+        if self._near is None:
+            self._near = NearDuplicateIndex(self.store.lance, self.store.documents())
+        return self._near
 
     def ingest_file(
         self, path: Path, force: bool = False, password: str | None = None, progress: Progress = _noop
@@ -276,6 +285,7 @@ class Ingestor:
         source = origin.source_path if origin else str(path)
         document_row = _document_row(path, name, sha, parsed, len(drafts), embeddings, result)
         document_row.update({"legal": legal, "source_path": source, **(origin.meta if origin else {})})
+        signature = self._near_duplicate(parsed, existing, document_row, result)
         if mail is not None:
             document_row["email"] = {
                 **mail[0].to_json(),
@@ -296,6 +306,7 @@ class Ingestor:
                 f'casetrack case check "{self.store.record.name}" --repair',
             ) from e
         shutil.rmtree(cache, ignore_errors=True)  # stored: the OCR'd pages live in the case now
+        self._remember(doc_id, signature)
         pending_ocr.remove(self.store.dir, path)
         progress("store", 1, 1)
         result.status = "replaced" if existing else "ingested"
@@ -303,6 +314,24 @@ class Ingestor:
         result.name = name
         result.chunks = len(drafts)
         return mail
+
+    def _near_duplicate(
+        self, parsed: ParsedDocument, existing: JournalEntry | None, row: dict[str, Any], result: FileResult
+    ) -> str:
+        """The document's MinHash signature into its row, and the document it nearly copies, if any
+        (store/near_duplicates.py), into its row and its result; returns the signature."""
+        signature, near = self.near_duplicates().check(
+            "\n".join(p.text for p in parsed.pages), existing.doc_id if existing else None
+        )
+        row[SIGNATURE_KEY] = signature
+        if near is not None:
+            row[LINK_KEY] = result.near_duplicate_of = near
+        return signature
+
+    def _remember(self, doc_id: str, signature: str) -> None:
+        """A stored document's signature joins the batch's index (the next file may copy it)."""
+        if (stored := self.store.journal.get(doc_id)) is not None:
+            self.near_duplicates().add(stored, signature)
 
     def _previous(
         self, path: Path, sha: str, force: bool, result: FileResult, origin: Origin | None

@@ -11,7 +11,7 @@ and with the sequence's leading zeros dropped, as the TST writes "RR-385-55.2010
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from casetrack.legal.tribunals import SEGMENTS, tribunal_of_segment
@@ -46,6 +46,22 @@ class CnjNumber:
     text: str
     start: int
     end: int
+
+    @property
+    def expected_check_digits(self) -> str:
+        """The check digits the rest of the number gives (= the written ones when `valid`)."""
+        return check_digits(
+            self.digits[:7], str(self.year), str(self.segment), self.tribunal_code, self.origin
+        )
+
+    def problem(self) -> str | None:
+        """Why the number cannot be right, in words a lawyer acts on; None when its check digits hold."""
+        if self.valid:
+            return None
+        return (
+            f"process number {self.key} has wrong check digits ({self.digits[7:9]}; its other digits "
+            f"give {self.expected_check_digits}): it is probably mistyped. Check it against the court's record."
+        )
 
     def fields(self) -> dict[str, str]:
         out = {
@@ -85,6 +101,12 @@ def _build(m: re.Match[str], offset: int = 0) -> CnjNumber | None:
         start=offset + m.start(),
         end=offset + m.end(),
     )
+
+
+def tribunals_of_numbers(numbers: Iterable[str]) -> list[str]:
+    """The tribunals CNJ numbers name in their J.TR segment (8.26 = TJSP), first-seen order."""
+    found = (parse_cnj(str(n)) for n in numbers)
+    return list(dict.fromkeys(c.tribunal for c in found if c is not None and c.tribunal))
 
 
 def find_cnj(text: str, *, invalid: bool = True) -> Iterator[CnjNumber]:

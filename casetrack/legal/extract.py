@@ -22,6 +22,7 @@ from casetrack.legal.parties import find_parties
 from casetrack.legal.text import fold
 from casetrack.legal.tribunals import find_tribunals
 from casetrack.legal.us_citations import find_us_citations
+from casetrack.legal.us_rules import find_court_rules
 
 _AMOUNT = re.compile(
     r"(?<![\w$])(?P<cur>R\$|US\$|\$|USD|BRL)\s?(?P<num>\d{1,3}(?:[.,]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
@@ -84,6 +85,9 @@ def _en_entities(text: str) -> Iterable[LegalEntity]:
     for c in find_us_citations(text):
         kind = EntityKind.US_STATUTE if c.is_statute else EntityKind.US_CASE
         yield LegalEntity(kind, c.text, c.start, c.end, c.key, (c.key,) if c.key else (), c.fields())
+    for r in find_court_rules(text):
+        fields = {"pin_cite": r.pin} if r.pin else {}
+        yield LegalEntity(EntityKind.US_RULE, r.text, r.start, r.end, r.key, (r.key,), fields)
 
 
 def extract_entities(text: str, language: str = "pt") -> list[LegalEntity]:
@@ -131,7 +135,13 @@ def detect_languages(text: str) -> tuple[str, ...]:
 
 PAGE_JOIN = "\n\f"  # how `document_metadata` joins pages: entity offsets count in that text
 AUTHORITY_KINDS = frozenset(
-    {EntityKind.LEGISLATION, EntityKind.JURISPRUDENCE, EntityKind.US_CASE, EntityKind.US_STATUTE}
+    {
+        EntityKind.LEGISLATION,
+        EntityKind.JURISPRUDENCE,
+        EntityKind.US_CASE,
+        EntityKind.US_STATUTE,
+        EntityKind.US_RULE,
+    }
 )
 
 
@@ -156,6 +166,10 @@ def document_metadata_and_entities(
     processes = [e.key for e in entities if e.kind == EntityKind.CNJ and e.fields.get("valid") == "true"]
     processes += [e.key for e in entities if e.kind in (EntityKind.CNJ, EntityKind.PROCESS)]
     tribunals = Counter(e.key for e in entities if e.kind == EntityKind.TRIBUNAL)
+    # A CNJ number names its tribunal in its J.TR segment (8.26 = TJSP), written out or not.
+    tribunals.update(
+        e.fields["tribunal"] for e in entities if e.kind == EntityKind.CNJ and e.fields.get("tribunal")
+    )
     cited = Counter(e.key for e in entities if e.key and e.kind in AUTHORITY_KINDS)
     head = "\n".join(pages[:2])
     party_lang = "en" if "en" in _lang_set(lang) else "pt"

@@ -15,6 +15,7 @@ class EntityKind(StrEnum):
     JURISPRUDENCE = "jurisprudence"  # REsp 1.234.567/SP, Súmula 7/STJ, Tema 1.046, OJ 111 SBDI-1
     US_CASE = "us_case"  # 410 U.S. 113 and its short forms, id., supra
     US_STATUTE = "us_statute"  # 42 U.S.C. § 1983, 17 C.F.R. § 240.10b-5
+    US_RULE = "us_rule"  # Fed. R. Civ. P. 12(b)(6), Fed. R. Evid. 403, Local Civil Rule 56.1
     AMOUNT = "amount"
     DATE = "date"
     BATES = "bates"

@@ -30,6 +30,83 @@ _CODE = re.compile(
 )
 
 
+# Words that open a citation sentence or clause rather than a party's name ("See Carson v. ...").
+_SIGNALS = frozenset("see see, cf. but accord compare contra also e.g., e.g. in citing quoting".split())
+# Lower-case words a party's name holds ("Calvary Chapel of Bangor", "United States ex rel. Briggs").
+_CONNECTORS = frozenset(
+    "of the and & for on ex rel. re de la del da do dos das du von van y et al. to".split()
+)
+_DOCKET = re.compile(r",\s*(?:No\.|Nos\.|Civ\.|Case No\.|Docket No\.)\s.*$")
+_IN_RE = re.compile(r"(?:\bIn re|\bEx parte|\bMatter of|\bApplication of)\s+[^;()\[\]\"“”]{2,120}?,\s*$")
+_BROKEN = re.compile(r"(\w)- ([a-z])")  # a word hyphenated across a line break
+MAX_NAME_WORDS = 14
+
+
+def _plain(word: str) -> bool:
+    """A word that can be part of a party's name (not "(citing", "2013);" nor "1983." ending a sentence)."""
+    if word.lower() in _CONNECTORS:
+        return True
+    if any(c in word for c in '();:[]"“”') or not (word[0].isupper() or word[0].isdigit()):
+        return False
+    return not (word.endswith(".") and word[:-1].isdigit())
+
+
+def _name_part(segment: str) -> str | None:
+    """`segment` up to the comma before a parallel citation ("Young, 209 U.S. 123, 159-160" ->
+    "Young"); None when what follows that comma is another citation's ("Marsh, 907 F.2d 210 (1st
+    Cir. 1990); In re ...")."""
+    m = re.search(r",\s*\d", segment)
+    if not m:
+        return segment
+    return None if re.search(r"[;()]", segment[m.start() :]) else segment[: m.start()]
+
+
+def _party_start(words: list[str]) -> int:
+    """Where the plaintiff's name starts among the words before " v.": the run of capitalised
+    words and connectors that ends at "v.", after its last signal word ("See", "Cf.", "In" but
+    not "In re") and without a leading page or line number."""
+    i = len(words)
+    while i > 0 and len(words) - i < MAX_NAME_WORDS and _plain(words[i - 1]):
+        i -= 1
+    for j in range(len(words) - 1, i - 1, -1):
+        word = words[j].lower()
+        if word in _SIGNALS and not (word == "in" and j + 1 < len(words) and words[j + 1] == "re"):
+            i = j + 1
+            break
+    while i < len(words) and (words[i].lower() in _CONNECTORS or not re.search(r"[A-Za-z]", words[i])):
+        i += 1
+    return i
+
+
+def case_name(text: str, start: int) -> str | None:
+    """The case name written just before a full citation at `start` ("Carroll v. National Surety
+    Co., 24 F.2d 268" -> "Carroll v. National Surety Co."), line breaks joined; None when the text
+    before it is no "X v. Y," (nor "In re X,")."""
+    before = _BROKEN.sub(r"\1\2", " ".join(text[max(0, start - 300) : start].split()))
+    if not before.endswith(","):
+        return None
+    before = before[:-1].rstrip()
+    head, sep, defendant = before.rpartition(" v. ")
+    if not sep:
+        head, sep, defendant = before.rpartition(" vs. ")
+    defendant = _DOCKET.sub("", defendant)
+    name = _name_part(defendant) if sep and not re.search(r";|\(\D*\d{4}\)", defendant) else None
+    words = (name or "").split()
+    if (
+        words
+        and len(words) <= MAX_NAME_WORDS
+        and all(_plain(w) or w.startswith("(In") or w.endswith(")") for w in words)
+    ):
+        party = head.split()
+        first = _party_start(party)
+        if first < len(party):
+            return f"{' '.join(party[first:])} v. {' '.join(words)}"
+    tail = re.split(r"[;)]\s", before)[-1]
+    m = _IN_RE.search(tail + ",")
+    named = _name_part(m[0].rstrip(", ")) if m else None
+    return named.strip() if named else None
+
+
 @dataclass(frozen=True)
 class UsCitation:
     kind: str  # "case", "short_case", "id", "supra", "reference", "statute", "regulation"
@@ -42,6 +119,7 @@ class UsCitation:
     year: str | None = None
     plaintiff: str | None = None
     defendant: str | None = None
+    name: str | None = None  # a full case citation's case name: "Carroll v. National Surety Co."
 
     @property
     def is_statute(self) -> bool:
@@ -55,6 +133,7 @@ class UsCitation:
             "year": self.year,
             "plaintiff": self.plaintiff,
             "defendant": self.defendant,
+            "name": self.name,
         }
         return {k: " ".join(v.split()) for k, v in pairs.items() if v}
 
@@ -156,6 +235,7 @@ def _from_eyecite(original: str) -> list[UsCitation]:
                 getattr(meta, "year", None),
                 getattr(meta, "plaintiff", None),
                 getattr(meta, "defendant", None),
+                case_name(original, start) if kind == "case" else None,
             )
         )
     return out

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from casetrack.domain.cases import NearDuplicates
 from casetrack.search.legal_filters import LegalFilters, legal_filters
 
 DocTypeArg = Annotated[
@@ -58,3 +59,13 @@ def legal_args(
     return legal_filters(
         one(doc_type), one(tribunal), one(process), date_from, date_to, one(tag), one(field), one(language)
     )
+
+
+NearDuplicatesArg = Annotated[
+    NearDuplicates,
+    Field(
+        description="Documents that nearly copy another one of the case (a re-saved or lightly edited copy): "
+        "'show' them as any other, 'group' them (a list: each after the one it copies; a search: one result "
+        "per group, naming the copies it stands for), or 'hide' them"
+    ),
+]

@@ -138,6 +138,15 @@ def job(j: Mapping[str, Any]) -> str:
             lines.append(f"  - {r['name']}: {r.get('error')}{hint}")
         if len(problems) > 20:
             lines.append(f"  ... and {len(problems) - 20} more")
+    near = [r for r in results if r.get("near_duplicate_of")]
+    if near:
+        lines += ["", "  Near-duplicates (ingested; each nearly copies a document already in the case):"]
+        for r in near[:20]:
+            n = r["near_duplicate_of"]
+            lines.append(
+                f"  - {r['name']}: of {n['name']} ({n['similarity']:.0%} the same; "
+                f"{n['words_changed']} words, {n['lines_changed']} lines changed)"
+            )
     if dups:
         lines.append("")
         lines.append(
@@ -173,7 +182,16 @@ def documents(case_name: str, docs: Sequence[Mapping[str, Any]]) -> str:
         ]
         if any(legal):
             lines.append("     " + " | ".join(x for x in legal if x))
+        if d.get("near_duplicate_of"):
+            lines.append(f"     {near_duplicate(d['near_duplicate_of'])}")
     return "\n".join(lines)
+
+
+def near_duplicate(near: Mapping[str, Any]) -> str:
+    return (
+        f"Near-duplicate of {near['name']} ({near['similarity']:.0%} the same; "
+        f"{near['words_changed']} words, {near['lines_changed']} lines changed)"
+    )
 
 
 def document(d: Mapping[str, Any]) -> str:
@@ -219,6 +237,19 @@ def document(d: Mapping[str, Any]) -> str:
             )
     for key, value in (d.get("fields") or {}).items():
         lines.append(f"  {str(key) + ':':<11} {value}")
+    for check in d.get("process_checks") or []:
+        if check.get("problem"):
+            lines.append(f"  Warning:    {check['problem']}")
+    if d.get("near_duplicate_of"):
+        lines.append(f"  {near_duplicate(d['near_duplicate_of'])}")
+    if d.get("near_duplicates"):
+        lines.append(f"  Copies:     {', '.join(c['name'] for c in d['near_duplicates'])} nearly copy it")
+    if d.get("thread"):
+        lines.append(f"  Thread:     {len(d['thread'])} messages, oldest first:")
+        lines += [
+            f"    - {(m.get('date') or '')[:16]} {m['sender']}: {m['subject']} ({m['name']})"
+            for m in d["thread"]
+        ]
     return "\n".join(lines)
 
 
@@ -270,6 +301,8 @@ def search(out: Mapping[str, Any], case_stats: str, max_chars: int = 700) -> str
         lines += ["", f"--- Result {i} ({rated}) ---", hit["citation"]]
         if source.get("section"):
             lines.append(f"Section: {source['section']}")
+        if hit.get("near_duplicates"):
+            lines.append(f"Also in its near-duplicates: {', '.join(hit['near_duplicates'])}")
         lines += [f"chunk_id: {hit['chunk_id']}", "", f'"{text}"']
         if hit.get("matched"):
             lines.append("Matched: " + " | ".join(hit["matched"]))
@@ -298,13 +331,20 @@ def chunk(c: Mapping[str, Any]) -> str:
 def entities(out: Mapping[str, Any]) -> str:
     docs = out.get("documents") or []
     total = sum(len(d.get("mentions", [])) for d in docs)
+    notes = [f"Note: {w}" for w in out.get("warnings") or []]
+    number = out.get("process_number") or {}
+    if number.get("tribunal"):
+        notes.append(f"Tribunal (from the number's J.TR segment): {number['tribunal']}")
     if not total:
-        return (
-            f'No mentions of "{out["entity"]}" found in {out["case"]}.\n'
-            "Try a shorter form of the name, or search_case for related passages."
+        return "\n".join(
+            [
+                f'No mentions of "{out["entity"]}" found in {out["case"]}.',
+                "Try a shorter form of the name, or search_case for related passages.",
+                *notes,
+            ]
         )
     found = f"{out.get('exact_count', total)} exact, {out.get('fuzzy_count', 0)} close variants"
-    lines = [f'Mentions of "{out["entity"]}" in {out["case"]}: {found} in {len(docs)} documents', ""]
+    lines = [f'Mentions of "{out["entity"]}" in {out["case"]}: {found} in {len(docs)} documents', *notes, ""]
     for d in docs:
         lines.append(f"{d['document']} ({len(d['mentions'])}):")
         for m in d["mentions"][:10]:
@@ -374,7 +414,9 @@ def authorities(out: Mapping[str, Any]) -> str:
         return f"No cited authorities found in {out['case']}'s documents."
     lines = [f"Table of authorities, {out['case']}: {out['total']} cited; the {len(items)} most cited:", ""]
     for i, a in enumerate(items, start=1):
-        lines.append(f"{i}. {a['text']} ({a['kind']}; {a['documents']} documents, {a['mentions']} mentions)")
+        lines.append(
+            f"{i}. {a.get('title') or a['text']} ({a['kind']}; {a['documents']} documents, {a['mentions']} mentions)"
+        )
         lines += [f"   - {p['citation']}" for p in a.get("cited_in") or []]
     return "\n".join(lines)
 

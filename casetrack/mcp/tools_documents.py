@@ -13,6 +13,7 @@ from casetrack.domain.cases import DocumentSort
 from casetrack.domain.views import DocumentSummary
 from casetrack.mcp import render
 from casetrack.mcp.context import DESTRUCTIVE, READ, CaseNameArg, ToolSet, call, result, tool_context
+from casetrack.mcp.filter_args import NearDuplicatesArg
 from casetrack.mcp.schemas import DeletedOut, DocumentListOut, DocumentOut
 
 tools = ToolSet()
@@ -23,12 +24,13 @@ async def list_documents(
     ctx: Context,
     case_name: CaseNameArg = None,
     sort_by: Annotated[DocumentSort, Field(description="Sort order")] = "date",
+    near_duplicates: NearDuplicatesArg = "show",
 ) -> Annotated[CallToolResult, DocumentListOut]:
     tc = tool_context(ctx)
 
     def collect() -> tuple[str, list[DocumentSummary]]:
         case = tc.case(case_name)
-        return case.name, tc.host.app.list_documents(case.id, sort_by)
+        return case.name, tc.host.app.list_documents(case.id, sort_by, near_duplicates)
 
     name, docs = await call(collect)
     return result(render.documents(name, docs), DocumentListOut(case=name, documents=docs))

@@ -13,6 +13,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import Field
 
+from casetrack.domain.document import READABLE_TYPES
 from casetrack.mcp import render
 from casetrack.mcp.context import (
     IDEMPOTENT,
@@ -81,7 +82,8 @@ def job_out(job: JobView) -> JobOut:
 @tools.tool(
     "Ingest document",
     WRITE,
-    "Add a document (PDF, DOCX, TXT, MD, RTF, HTML, or a PNG/JPEG/TIFF image; scanned pages are OCR'd) to a case: "
+    f"Add a document ({READABLE_TYPES}; scanned pages are OCR'd; an e-mail's attachments become documents of "
+    "their own) to a case: "
     "extracts text with page, paragraph and line "
     "positions, chunks it, computes embeddings and indexes it, all on this computer. Waits up to "
     "wait_seconds, then returns a job id to check with get_job.",
@@ -143,8 +145,7 @@ async def ingest_folder(
         if not paths:
             more = "" if recursive else " Sub-folders are skipped unless recursive=true."
             raise ToolError(
-                f"No supported files in {folder} (PDF, DOCX, TXT, MD, RTF, HTML, PNG, JPEG, TIFF).{more}"
-                + render.skipped(skipped)
+                f"No supported files in {folder} ({READABLE_TYPES}).{more}" + render.skipped(skipped)
             )
         return tc.host.submit_ingest(case, paths, force, label=str(folder))
 

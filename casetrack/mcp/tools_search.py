@@ -18,6 +18,7 @@ from casetrack.mcp.filter_args import (
     DocTypeArg,
     FieldArg,
     LanguageArg,
+    NearDuplicatesArg,
     ProcessArg,
     TagArg,
     TribunalArg,
@@ -108,6 +109,7 @@ async def search_case(
     rerank: Annotated[
         bool, Field(description="Rerank the best results with the late-interaction model, if installed")
     ] = False,
+    near_duplicates: NearDuplicatesArg = "show",
 ) -> Annotated[CallToolResult, SearchOut]:
     tc = tool_context(ctx)
 
@@ -124,7 +126,7 @@ async def search_case(
             offset=offset,
             context_chars=300 if context else 0,
             per_document=by_document,
-            filters=SearchFilters(bates=bates, legal=legal),
+            filters=SearchFilters(bates=bates, legal=legal, near_duplicates=near_duplicates),
             keywords=keywords,
             likely_wording=likely_wording,
             syntax=syntax,
@@ -228,10 +230,10 @@ async def list_authorities(
     ctx: Context,
     top_k: Annotated[int, Field(ge=1, le=200, description="How many authorities (most cited first)")] = 50,
     kind: Annotated[
-        Literal["legislation", "jurisprudence", "us_case", "us_statute"] | None,
+        Literal["legislation", "jurisprudence", "us_case", "us_statute", "us_rule"] | None,
         Field(
             description="Only this kind: legislation (statutes, codes), jurisprudence (súmulas, temas, precedents), "
-            "us_case, us_statute"
+            "us_case (with its case name), us_statute, us_rule (Fed. R. Civ. P., Fed. R. Evid., local rules)"
         ),
     ] = None,
     case_name: CaseNameArg = None,

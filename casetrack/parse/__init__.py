@@ -1,4 +1,4 @@
-"""Components layer: a file into a `ParsedDocument` (pages with the exact character spans of their lines and paragraphs), by magic bytes; PDF (scanned pages OCR'd), DOCX, TXT/MD, RTF, HTML, e-mails (.eml; a .mbox is split by ingest), images (OCR'd)."""
+"""Components layer: a file into a `ParsedDocument` (pages with the exact character spans of their lines and paragraphs), by magic bytes; PDF (scanned pages OCR'd), DOCX, TXT/MD, RTF, HTML, e-mails (.eml, Outlook .msg; a .mbox is split by ingest), DOCX comments, images (OCR'd)."""
 
 from __future__ import annotations
 

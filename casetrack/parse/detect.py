@@ -14,6 +14,7 @@ import zipfile
 from pathlib import Path
 
 from casetrack.domain import FileType
+from casetrack.domain.document import READABLE_TYPES
 from casetrack.errors import (
     CorruptFileError,
     EmptyFileError,
@@ -47,6 +48,7 @@ SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(
         ".tif",
         ".tiff",
         ".eml",
+        ".msg",
         ".mbox",
     }
 )
@@ -54,13 +56,8 @@ SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(
 MARKDOWN_EXTENSIONS: frozenset[str] = frozenset({".md", ".markdown"})
 HTML_EXTENSIONS: frozenset[str] = frozenset({".html", ".htm", ".xhtml"})
 
-_SUPPORTED_SENTENCE = "CaseTrack reads PDF, DOCX, TXT, MD, RTF, HTML and images."
+_SUPPORTED_SENTENCE = f"CaseTrack reads {READABLE_TYPES}."
 _CONVERT_HINT = "Convert it to PDF or DOCX and ingest that."
-# Outlook's .msg needs a GPL-licensed reader (extract-msg): the message is saved as .eml instead.
-_MSG_HINT = (
-    "Save the message as .eml (new Outlook and Outlook on the web: File > Save as, or Download) and "
-    "ingest that; classic Outlook cannot write .eml: print the message to PDF and save its attachments."
-)
 _NOT_MAIL_HINT = (
     "Save the message again from the mail program (Save As, or Download as .eml) and ingest that copy."
 )
@@ -138,8 +135,9 @@ def _classify_zip(path: Path) -> FileType:
     raise UnsupportedFileError(f"{name}: unsupported file type ({what}). {_SUPPORTED_SENTENCE}", hint=hint)
 
 
-def _classify_ole(path: Path, head: bytes) -> None:
-    """Always raises: CaseTrack reads no OLE2 format, but says which one it is."""
+def _classify_ole(path: Path, head: bytes) -> FileType:
+    """EMAIL for an Outlook .msg (email/msg.py reads it); raises for every other OLE2 format,
+    saying which one it is."""
     name = path.name
     try:
         # Top level only: an embedded or attached .doc must not make the container a .doc.
@@ -176,7 +174,7 @@ def _classify_ole(path: Path, head: bytes) -> None:
     elif "PowerPoint Document" in names:
         what, hint = "a legacy PowerPoint .ppt file", "Save it as PDF and ingest that."
     elif any(n.startswith("__substg1.0_") or n.startswith("__properties_version1.0") for n in names):
-        what, hint = "an Outlook .msg e-mail", _MSG_HINT
+        return FileType.EMAIL
     else:
         what, hint = "an old Microsoft Office (OLE2) file", _CONVERT_HINT
     raise UnsupportedFileError(f"{name}: unsupported file type ({what}). {_SUPPORTED_SENTENCE}", hint=hint)
@@ -331,7 +329,7 @@ def _by_magic(path: Path, head: bytes) -> FileType | None:
     if head.startswith(_ZIP_MAGICS):
         return _classify_zip(path)
     if head.startswith(OLE_MAGIC):
-        _classify_ole(path, head)
+        return _classify_ole(path, head)
     if RTF_START.match(head[:64]):
         return FileType.RTF
     if _is_image(head):

@@ -14,6 +14,15 @@ from olefile.olefile import NotOleFileError
 OLE_MAGIC: bytes = olefile.MAGIC
 
 
+def is_ole(path: Path) -> bool:
+    """Whether the file starts as an OLE2 compound file does (an Outlook .msg, a legacy .doc)."""
+    try:
+        with path.open("rb") as f:
+            return f.read(len(OLE_MAGIC)) == OLE_MAGIC
+    except OSError:
+        return False
+
+
 def ole_stream_names(path: Path, max_entries: int = 4096, top_level_only: bool = False) -> list[str]:
     """Names of the storages and streams in an OLE2 compound file's directory tree.
 

@@ -11,6 +11,7 @@ from casetrack.store.case_store import CaseStore
 from casetrack.store.documents import resolve_documents
 from casetrack.store.journal import JournalEntry
 from casetrack.store.lance_tables import CHUNKS
+from casetrack.store.near_duplicates import LINK_KEY
 
 
 @dataclass(frozen=True)
@@ -24,10 +25,14 @@ class SearchFilters:
     ingested_before: float | None = None
     bates: str | None = None  # a Bates number or range as typed: "ABC0001200-ABC0001300"
     legal: LegalFilters = field(default_factory=LegalFilters)  # document type, tribunal, dates ... (issue 15)
+    # near-duplicates (store/near_duplicates.py): "show" as any document, "group" (one result per
+    # original and its copies, the copies named on it: app/searching.py), "hide" (copies left out)
+    near_duplicates: str = "show"
 
     def active(self) -> bool:
         return bool(
-            self.documents
+            self.near_duplicates == "hide"
+            or self.documents
             or self.file_types
             or self.ingested_after
             or self.ingested_before
@@ -45,8 +50,10 @@ def filter_documents(
         return None
     allowed = resolve_documents(store, list(filters.documents)) if filters.documents else None
     kept = set()
-    for entry in store.documents() if entries is None else entries:
-        if allowed is not None and entry.doc_id not in allowed:
+    entries = store.documents() if entries is None else entries
+    copies = near_copies(entries) if filters.near_duplicates == "hide" else set()
+    for entry in entries:
+        if (allowed is not None and entry.doc_id not in allowed) or entry.doc_id in copies:
             continue
         meta = entry.meta  # parsed on first read (store/journal.py): only for the documents kept so far
         if filters.file_types and meta.get("file_type") not in filters.file_types:
@@ -60,6 +67,34 @@ def filter_documents(
             continue
         kept.add(entry.doc_id)
     return kept
+
+
+def near_copies(entries: list[JournalEntry]) -> set[str]:
+    """The documents that nearly copy another document of the case (while that one is in it)."""
+    ids = {e.doc_id for e in entries}
+    out = set()
+    for entry in entries:
+        link = entry.meta.get(LINK_KEY)
+        if isinstance(link, dict) and link.get("document_id") in ids:
+            out.add(entry.doc_id)
+    return out
+
+
+def near_duplicate_families(entries: list[JournalEntry]) -> dict[str, str]:
+    """doc id -> the original its near-duplicate chain leads back to (itself when it copies none)."""
+    ids = {e.doc_id: e for e in entries}
+
+    def root(doc_id: str) -> str:
+        seen = {doc_id}
+        while True:
+            link = ids[doc_id].meta.get(LINK_KEY)
+            target = link.get("document_id") if isinstance(link, dict) else None
+            if target not in ids or target in seen:
+                return doc_id
+            doc_id = str(target)
+            seen.add(doc_id)
+
+    return {doc_id: root(doc_id) for doc_id in ids}
 
 
 def filter_bates(store: CaseStore, filters: SearchFilters) -> set[str] | None:

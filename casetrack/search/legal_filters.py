@@ -22,6 +22,7 @@ from email.utils import getaddresses
 from typing import Any
 
 from casetrack.errors import CaseTrackError
+from casetrack.legal.cnj import tribunals_of_numbers
 from casetrack.legal.text import fold
 from casetrack.legal.values import doc_type_of, process_of, tribunal_of
 
@@ -107,7 +108,15 @@ def _doc_type(legal: Mapping[str, Any], f: LegalFilters) -> bool:
 
 
 def _tribunal(legal: Mapping[str, Any], f: LegalFilters) -> bool:
-    return not f.tribunals or bool(set(f.tribunals) & set(legal.get("tribunals") or ()))
+    return not f.tribunals or bool(set(f.tribunals) & document_tribunals(legal))
+
+
+def document_tribunals(legal: Mapping[str, Any]) -> set[str]:
+    """The tribunals a document names, and those its CNJ numbers name (decoded again here, so
+    documents ingested before ingest decoded them match)."""
+    return {str(t) for t in legal.get("tribunals") or ()} | set(
+        tribunals_of_numbers(legal.get("process_numbers") or ())
+    )
 
 
 def _process(legal: Mapping[str, Any], f: LegalFilters) -> bool:

@@ -14,12 +14,22 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from casetrack.domain.cases import DOCUMENT_SORTS, DocumentSort
-from casetrack.domain.views import CaseDocument, DocumentDetails, DocumentLink, DocumentSummary
+from casetrack.domain.cases import DOCUMENT_SORTS, NEAR_DUPLICATE_MODES, DocumentSort, NearDuplicates
+from casetrack.domain.views import (
+    CaseDocument,
+    DocumentDetails,
+    DocumentLink,
+    DocumentSummary,
+    NearDuplicateJson,
+    ProcessNumberJson,
+)
 from casetrack.errors import CaseTrackError, DocumentNotFoundError, list_documents_fix
+from casetrack.legal.cnj import parse_cnj, tribunals_of_numbers
 from casetrack.store.case_store import CaseStore
 from casetrack.store.journal import JournalEntry
 from casetrack.store.lance_tables import CHUNKS, sql_str
+from casetrack.store.near_duplicates import LINK_KEY
+from casetrack.store.threads import thread_of
 
 SortBy = DocumentSort
 SORT_KEYS: tuple[str, ...] = DOCUMENT_SORTS
@@ -136,13 +146,39 @@ def document_status(entry: JournalEntry) -> str:
     return "needs_ocr" if entry.meta.get("needs_ocr_pages") else "ingested"
 
 
+def near_duplicate_of(entry: JournalEntry, names: dict[str, str] | None) -> NearDuplicateJson | None:
+    """The document `entry` nearly copies, while it is in the case (`names`: doc id -> name)."""
+    link = entry.meta.get(LINK_KEY)
+    if not isinstance(link, dict) or names is None or link.get("document_id") not in names:
+        return None
+    return {
+        "document_id": str(link["document_id"]),
+        "name": names[str(link["document_id"])],
+        "similarity": float(link.get("similarity") or 0.0),
+        "words_changed": int(link.get("words_changed") or 0),
+        "lines_changed": int(link.get("lines_changed") or 0),
+    }
+
+
+def near_duplicate_links(entries: list[JournalEntry]) -> dict[str, list[DocumentLink]]:
+    """doc id -> the documents that nearly copy it."""
+    names = {e.doc_id: e.name for e in entries}
+    out: dict[str, list[DocumentLink]] = {}
+    for e in entries:
+        if (near := near_duplicate_of(e, names)) is not None:
+            out.setdefault(near["document_id"], []).append({"document_id": e.doc_id, "name": e.name})
+    return out
+
+
 def document_summary(
     entry: JournalEntry,
     links: dict[str, list[DocumentLink]] | None = None,
     names: dict[str, str] | None = None,
+    copies: dict[str, list[DocumentLink]] | None = None,
 ) -> DocumentSummary:
-    """What the journal knows about a document (no LanceDB read). `links` (attachment_links) and
-    `names` (doc id -> name) of the case's documents fill the e-mail links."""
+    """What the journal knows about a document (no LanceDB read). `links` (attachment_links),
+    `names` (doc id -> name) and `copies` (near_duplicate_links) of the case's documents fill the
+    e-mail and near-duplicate links."""
     size = entry.meta.get("size_bytes")
     legal = entry.meta.get("legal") or {}
     parent = _parent_id(entry)
@@ -155,12 +191,19 @@ def document_summary(
         "doc_type": legal.get("doc_type"),
         "doc_date": legal.get("doc_date"),
         "process_numbers": [str(p) for p in legal.get("process_numbers") or []],
-        "tribunals": [str(t) for t in legal.get("tribunals") or []],
+        "tribunals": list(
+            dict.fromkeys(
+                [str(t) for t in legal.get("tribunals") or []]
+                + tribunals_of_numbers(legal.get("process_numbers") or [])
+            )
+        ),
         "tags": [str(t) for t in legal.get("tags") or []],
         "attachment_of": {"document_id": parent, "name": names[parent]}
         if parent and names and parent in names
         else None,
         "attachments": list((links or {}).get(entry.doc_id, [])),
+        "near_duplicate_of": near_duplicate_of(entry, names),
+        "near_duplicates": list((copies or {}).get(entry.doc_id, [])),
     }
 
 
@@ -186,7 +229,9 @@ def document_details(store: CaseStore, entry: JournalEntry) -> DocumentDetails:
     extraction_methods (method -> chunk count), source_exists, generation, warnings.
     """
     docs = store.documents()
-    summary = document_summary(entry, attachment_links(docs), {e.doc_id: e.name for e in docs})
+    summary = document_summary(
+        entry, attachment_links(docs), {e.doc_id: e.name for e in docs}, near_duplicate_links(docs)
+    )
     source = Path(entry.source_path) if entry.source_path else None
     exists = bool(source and source.is_file())
     if summary["size_bytes"] is None and source is not None and exists:
@@ -209,17 +254,47 @@ def document_details(store: CaseStore, entry: JournalEntry) -> DocumentDetails:
         "languages": [str(lang) for lang in legal.get("languages") or []],
         "fields": dict(legal.get("fields") or {}),
         "authorities": [str(a) for a in legal.get("authorities") or []],
+        "process_checks": process_checks(legal.get("process_numbers") or []),
+        "thread": thread_of(entry, docs),
     }
 
 
-def list_documents(store: CaseStore, sort_by: SortBy = "name") -> list[DocumentSummary]:
+def process_checks(numbers: list[Any]) -> list[ProcessNumberJson]:
+    """Each CNJ number decoded: its tribunal, and whether its check digits hold."""
+    out: list[ProcessNumberJson] = []
+    for number in numbers:
+        cnj = parse_cnj(str(number))
+        if cnj is None:
+            continue
+        out.append(
+            {
+                "number": cnj.key,
+                "valid": cnj.valid,
+                "expected_check_digits": cnj.expected_check_digits,
+                "tribunal": cnj.tribunal,
+                "segment": cnj.segment_name,
+                "problem": cnj.problem(),
+            }
+        )
+    return out
+
+
+def list_documents(
+    store: CaseStore, sort_by: SortBy = "name", near_duplicates: NearDuplicates = "show"
+) -> list[DocumentSummary]:
     """Every committed document (keys as in `case_summary` plus ingested_at and size_bytes).
 
     sort_by: "name" (A-Z, ignoring case), "date" (newest ingest first), "pages" (most pages
-    first), "type" (file type A-Z, then name).
+    first), "type" (file type A-Z, then name). near_duplicates: "show" (each where its sort puts
+    it), "group" (each right after the document it nearly copies), "hide" (left out).
     """
     if sort_by not in SORT_KEYS:
         raise CaseTrackError(f"Cannot sort documents by '{sort_by}'.", f"Use one of: {', '.join(SORT_KEYS)}.")
+    if near_duplicates not in NEAR_DUPLICATE_MODES:
+        raise CaseTrackError(
+            f"Unknown near-duplicates mode '{near_duplicates}'.",
+            f"Use one of: {', '.join(NEAR_DUPLICATE_MODES)}.",
+        )
     entries = store.documents()
 
     def name(e: JournalEntry) -> tuple[str, str]:
@@ -235,5 +310,36 @@ def list_documents(store: CaseStore, sort_by: SortBy = "name") -> list[DocumentS
         entries.sort(key=lambda e: (str(e.meta.get("file_type") or ""), *name(e)))
     else:
         entries.sort(key=name)
-    links, names = attachment_links(entries), {e.doc_id: e.name for e in entries}
-    return [document_summary(e, links, names) for e in entries]
+    links, names, copies = (
+        attachment_links(entries),
+        {e.doc_id: e.name for e in entries},
+        near_duplicate_links(entries),
+    )
+    listed = [document_summary(e, links, names, copies) for e in entries]
+    if near_duplicates == "hide":
+        return [d for d in listed if d["near_duplicate_of"] is None]
+    return group_near_duplicates(listed) if near_duplicates == "group" else listed
+
+
+def group_near_duplicates(listed: list[DocumentSummary]) -> list[DocumentSummary]:
+    """The documents in their order, each near-duplicate moved right after the one it copies
+    (a copy of a copy after that copy)."""
+    by_id = {d["document_id"]: d for d in listed}
+    out: list[DocumentSummary] = []
+    seen: set[str] = set()
+
+    def place(doc: DocumentSummary) -> None:
+        if doc["document_id"] in seen:
+            return
+        seen.add(doc["document_id"])
+        out.append(doc)
+        for copy in doc["near_duplicates"]:
+            if copy["document_id"] in by_id:
+                place(by_id[copy["document_id"]])
+
+    for doc in listed:
+        if doc["near_duplicate_of"] is None:
+            place(doc)
+    for doc in listed:  # copies in a loop of copies (cannot happen at ingest): where they are
+        place(doc)
+    return out

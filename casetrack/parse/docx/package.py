@@ -32,7 +32,7 @@ _ROOT_TAG = re.compile(rb"<(?![?!])[^\s>/]+")
 _MAIN_PART_REL = re.compile(rb"<Relationship\b[^>]*>")
 
 
-def _main_part_name(zf: zipfile.ZipFile) -> str:
+def main_part_name(zf: zipfile.ZipFile) -> str:
     """The main document part, found the way Word does: through the package relationships."""
     try:
         rels = zf.read("_rels/.rels")
@@ -94,7 +94,7 @@ def prepare_package(path: Path, fix_r_prefix: bool = False) -> Package:
         check_package(zf, path.name)
         stream_members(zf)
         refuse_dtd(zf, path.name)
-        main_name = _main_part_name(zf)
+        main_name = main_part_name(zf)
         try:
             root = etree.fromstring(zf.read(main_name), _SAFE_XML)
         except KeyError as e:

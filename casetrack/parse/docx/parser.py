@@ -14,7 +14,8 @@ What it does not give us we read from the same lxml tree it parsed (each `Par.el
 * headings: style names from styles.xml (style ids are localised, e.g. "Ttulo1"), see
   `docx/styles.py`.
 
-Headers, footers and comments are skipped; footnotes and endnotes go at the end. Struck-through
+Headers and footers are skipped; footnotes and endnotes go at the end, then the comments, each a
+paragraph that names its author, date and the text it is attached to (`docx/comments.py`). Struck-through
 runs are marked in the XML too and left out or kept marked (`docx/strike.py`, `revoked.py`). This module
 hands the package (docx/package.py) to docx2python and turns every failure into a ParseError.
 """
@@ -33,7 +34,8 @@ from lxml import etree
 from casetrack.domain import FileType, Page, ParagraphKind, ParsedDocument
 from casetrack.errors import EmptyFileError, ParseError
 from casetrack.parse.detect import detect_file_type
-from casetrack.parse.docx.package import Package, corrupt, prepare_package
+from casetrack.parse.docx.comments import Comment, read_comments
+from casetrack.parse.docx.package import Package, corrupt, main_part_name, prepare_package
 from casetrack.parse.docx.pages import PageAssembler
 from casetrack.parse.docx.walker import DocxWalker
 from casetrack.parse.options import ParseOptions
@@ -52,7 +54,20 @@ def _parse_package(package: Package, name: str, revoked: RevokedText) -> tuple[t
             walker.body(out)
             for lines in walker.notes_paragraphs():
                 out.add([lines], ParagraphKind.FOOTNOTE)
+            for comment in _comments(package, name):
+                out.add([comment.lines()], ParagraphKind.FOOTNOTE)
             return out.finish(), walker.title()
+
+
+def _comments(package: Package, name: str) -> list[Comment]:
+    """The package's comments; none (and a line in the log) when its comments part is damaged."""
+    try:
+        with zipfile.ZipFile(package.source) as zf:
+            main = main_part_name(zf)
+        return read_comments(package.source, main)
+    except (KeyError, zipfile.BadZipFile, etree.XMLSyntaxError, ValueError) as e:
+        logger.info("comments of %s not read: %s", name, e)
+        return []
 
 
 def parse_docx(path: Path, options: ParseOptions) -> ParsedDocument:

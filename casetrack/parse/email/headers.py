@@ -30,6 +30,7 @@ class EmailHeaders:
     subject: str
     message_id: str
     in_reply_to: str
+    references: str = ""  # the Message-IDs of the thread before it, as written
 
     @property
     def empty(self) -> bool:
@@ -59,6 +60,7 @@ class EmailHeaders:
             "subject": self.subject,
             "message_id": self.message_id,
             "in_reply_to": self.in_reply_to,
+            "references": self.references,
         }
 
 
@@ -122,4 +124,5 @@ def headers_of(message: EmailMessage) -> EmailHeaders:
         subject=_text_header(message, "subject"),
         message_id=_text_header(message, "message-id"),
         in_reply_to=_text_header(message, "in-reply-to"),
+        references=_text_header(message, "references"),
     )

@@ -1,4 +1,5 @@
-"""E-mail messages (.eml: RFC 5322 with MIME) as one unpaged Page: the header lines, then the body.
+"""E-mail messages (.eml: RFC 5322 with MIME; Outlook .msg converted to it by email/msg.py) as one
+unpaged Page: the header lines, then the body.
 
 The page starts with the lines a mail program shows (From, To, Cc, Bcc, Date, Subject, and the
 attachments' names), so a search for a sender or a subject finds the e-mail and a citation can
@@ -22,8 +23,10 @@ from pathlib import Path
 from casetrack.domain import FileType, ParsedDocument
 from casetrack.errors import CorruptFileError, EmptyFileError, ParseError
 from casetrack.parse.email.headers import EmailHeaders, headers_of
+from casetrack.parse.email.msg import load_msg
 from casetrack.parse.email.parts import BodyPart, MessageParts, part_text, split_parts
 from casetrack.parse.html.reader import HtmlReader
+from casetrack.parse.ole2 import is_ole
 from casetrack.parse.options import ParseOptions
 from casetrack.parse.pagebuilder import PageBuilder
 from casetrack.parse.revoked import RevokedText, guess_language
@@ -35,7 +38,10 @@ _RESAVE = "Save the message again from the mail program (Save As, or Download as
 
 
 def load_message(path: Path) -> EmailMessage:
-    """The message in `path` (the stdlib's modern policy: headers decoded, parts by content type)."""
+    """The message in `path` (the stdlib's modern policy: headers decoded, parts by content type);
+    an Outlook .msg (an OLE2 file) converted to one by email/msg.py."""
+    if is_ole(path):
+        return load_msg(path)
     try:
         with path.open("rb") as f:
             message = BytesParser(policy=policy.default).parse(f)
@@ -113,7 +119,7 @@ def _body(
 
 
 def parse_email(path: Path, options: ParseOptions) -> ParsedDocument:
-    """Parse an .eml file into one unpaged Page: header lines (ll. 1-N), a blank line, the body."""
+    """Parse an .eml or .msg file into one unpaged Page: header lines (ll. 1-N), a blank line, the body."""
     headers, parts = read_email(path)
     builder = PageBuilder(None)
     header_lines = headers.lines(tuple(f.filename for f in parts.attachments))

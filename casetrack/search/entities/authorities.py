@@ -12,12 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from casetrack.legal.us_citations import case_name
 from casetrack.search.entities.words import snippet_around
 from casetrack.search.pincite.provenance import lines_cite
 from casetrack.store.case_store import CaseStore, chunk_id_for
 from casetrack.store.chunk_view import provenance
 
-KINDS = ("legislation", "jurisprudence", "us_case", "us_statute")
+KINDS = ("legislation", "jurisprudence", "us_case", "us_statute", "us_rule")
 
 
 @dataclass
@@ -28,11 +29,19 @@ class Authority:
     documents: int = 0
     mentions: int = 0
     cited_in: list[dict[str, Any]] = field(default_factory=list)  # document, document_id, citation, snippet
+    name: str | None = None  # a US case's name: "Carroll v. National Surety Co."
+
+    @property
+    def title(self) -> str:
+        """How a table of authorities lists it: "Carroll v. National Surety Co., 24 F.2d 268"."""
+        return f"{self.name}, {self.text}" if self.name else self.text
 
     def to_json(self) -> dict[str, Any]:
         return {
             "key": self.key,
             "text": self.text,
+            "name": self.name,
+            "title": self.title,
             "kind": self.kind,
             "documents": self.documents,
             "mentions": self.mentions,
@@ -53,8 +62,9 @@ def list_authorities(
             if (kind and cite.get("kind") != kind) or cite.get("kind") not in KINDS:
                 continue
             authority = found.setdefault(
-                key, Authority(key, str(cite.get("text") or key), str(cite.get("kind")))
+                key, Authority(key, " ".join(str(cite.get("text") or key).split()), str(cite.get("kind")))
             )
+            authority.name = authority.name or cite.get("name") or None
             at = [p for p in cite.get("at") or [] if isinstance(p, list) and len(p) == 3]
             authority.documents += 1
             authority.mentions += len(at)
@@ -75,6 +85,8 @@ def list_authorities(
                 continue
             seen.add(doc_id)
             authority.cited_in.append(_place(row, entries, start, end))
+            if authority.kind == "us_case" and not authority.name:  # stored before ingest read names
+                authority.name = case_name(str(row["text"]), start)
     return shown, len(found)
 
 

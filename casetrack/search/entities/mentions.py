@@ -19,6 +19,7 @@ import tantivy
 
 from casetrack.domain import Provenance
 from casetrack.errors import CaseTrackError
+from casetrack.legal.cnj import parse_cnj
 from casetrack.search.entities.words import (
     FUZZY_THRESHOLD,
     Match,
@@ -126,6 +127,8 @@ class EntityResult:
     truncated: bool = False  # more mentions were found than top_k
     candidates_checked: int = 0
     warnings: list[str] = field(default_factory=list)
+    # A CNJ process number asked for, decoded: number, valid, expected_check_digits, tribunal, segment
+    process_number: dict[str, Any] | None = None
 
     @property
     def mentions(self) -> list[Mention]:
@@ -145,6 +148,7 @@ class EntityResult:
             "candidates_checked": self.candidates_checked,
             "documents": [d.to_json() for d in self.documents],
             "warnings": self.warnings,
+            "process_number": self.process_number,
         }
 
 
@@ -252,6 +256,7 @@ def find_entity(
             "The entity to find has no words or numbers.", 'Give a name or citation, e.g. "Smith v. Jones".'
         )
     result = EntityResult(entity.strip(), kind, store.record.name, " ".join(wanted), citation)
+    _decode_process_number(result)
     variants = list(dict.fromkeys([fold(entity), result.normalized]))
     candidates, limited = _recall(store, entity, variants, max(LOOSE_RECALL, 10 * top_k), doc_ids)
     result.candidates_checked = len(candidates)
@@ -278,6 +283,22 @@ def find_entity(
     result.shown = min(top_k, len(mentions))
     result.truncated = len(mentions) > top_k
     return result
+
+
+def _decode_process_number(result: EntityResult) -> None:
+    """A CNJ number asked for: its tribunal, and a warning when its check digits do not hold."""
+    cnj = parse_cnj(result.entity)
+    if cnj is None:
+        return
+    result.process_number = {
+        "number": cnj.key,
+        "valid": cnj.valid,
+        "expected_check_digits": cnj.expected_check_digits,
+        "tribunal": cnj.tribunal,
+        "segment": cnj.segment_name,
+    }
+    if problem := cnj.problem():
+        result.warnings.append(problem[0].upper() + problem[1:])
 
 
 def _recorded(

@@ -64,4 +64,6 @@ def hit_json(h: SearchHit) -> HitJson:
         out["matched"] = h.matched
     if h.context_before is not None or h.context_after is not None:
         out["context"] = {"before": h.context_before, "after": h.context_after}
+    if h.near_duplicates:
+        out["near_duplicates"] = list(h.near_duplicates)
     return out

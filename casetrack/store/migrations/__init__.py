@@ -35,7 +35,7 @@ import time
 
 from casetrack.errors import CaseTrackError, Fix
 from casetrack.logsafe import safe_for_log
-from casetrack.store.migrations import m1_complete_rows
+from casetrack.store.migrations import m1_complete_rows, m2_near_duplicates
 from casetrack.store.migrations.base import VERSION_KEY, MigratingStore, Migration, stored_version
 
 __all__ = [
@@ -51,7 +51,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-MIGRATIONS: tuple[Migration, ...] = (m1_complete_rows.MIGRATION,)
+MIGRATIONS: tuple[Migration, ...] = (m1_complete_rows.MIGRATION, m2_near_duplicates.MIGRATION)
 
 
 def current_version() -> int:
