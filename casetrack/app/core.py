@@ -355,15 +355,16 @@ class CaseTrack:
         """Compare the case's stores (store/case_check.py); with `repair`, recover and check again."""
         from casetrack.store.case_check import check_case, repair_case
 
-        store = self.open_case(case, recover=False)
-        try:
-            if not repair:
-                return check_case(store)
-            store.lock.acquire()
-            report = repair_case(store)
-            case_dir = store.dir
-        finally:
-            store.close()
+        with store_errors(self.registry, case):  # what the check itself cannot read: one clear message
+            store = self.open_case(case, recover=False)
+            try:
+                if not repair:
+                    return check_case(store)
+                store.lock.acquire()
+                report = repair_case(store)
+                case_dir = store.dir
+            finally:
+                store.close()
         from casetrack.app.ingesting import ingest_lost_again
 
         def check_again() -> CheckReport:

@@ -351,6 +351,7 @@ class CaseStore:
         actions += self._repair_drift()
         # Rows restored from an older LanceDB version may predate any migration: all run again.
         actions += after_recovery(self, restored)
+        self.lance.keep_manifest_copies()  # a case from before the copies gets them on its first write
         if actions:
             log.info(
                 "case %s: recovery took %.2fs: %s",
