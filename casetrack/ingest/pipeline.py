@@ -30,7 +30,7 @@ from casetrack.ingest.attachments import Origin, clear_scratch, ingest_attachmen
 from casetrack.ingest.embedding import ChunkEmbeddings, embed_chunks
 from casetrack.ingest.files import sha256_file
 from casetrack.ingest.legal_meta import email_fields, legal_metadata
-from casetrack.logsafe import safe_for_log
+from casetrack.logsafe import display_name, safe_for_log, storable
 from casetrack.parse import parse_file
 from casetrack.parse.email.headers import EmailHeaders
 from casetrack.parse.email.parser import read_email
@@ -142,8 +142,8 @@ class Ingestor:
     ) -> FileResult:
         started = time.monotonic()
         result = FileResult(
-            path=origin.source_path if origin else str(path),
-            name=origin.name if origin else path.name,
+            path=origin.source_path if origin else storable(str(path)),
+            name=origin.name if origin else display_name(path.name),
             status="error",
         )
         try:
@@ -167,7 +167,9 @@ class Ingestor:
             result.hint = "Split the file (e.g. by page ranges) and ingest the parts."
         except Exception as e:  # a parser bug on hostile input must not end the batch
             log.error("unexpected failure on %s:\n%s", safe_for_log(str(path)), traceback.format_exc())
-            result.error = f"{path.name}: could not be processed ({type(e).__name__}: {str(e)[:200]})."
+            result.error = (
+                f"{display_name(path.name)}: could not be processed ({type(e).__name__}: {str(e)[:200]})."
+            )
             result.error_code = "internal"
             result.hint = "The file may be damaged; try re-saving it. The log has details."
         result.seconds = round(time.monotonic() - started, 3)
@@ -273,7 +275,7 @@ class Ingestor:
         )
         result.warnings += legal_warnings
         result.doc_type, result.doc_date = legal.get("doc_type"), legal.get("doc_date")
-        source = origin.source_path if origin else str(path)
+        source = origin.source_path if origin else storable(str(path))
         document_row = _document_row(path, name, sha, parsed, len(drafts), embeddings, result)
         document_row.update({"legal": legal, "source_path": source, **(origin.meta if origin else {})})
         if mail is not None:
@@ -326,19 +328,21 @@ class Ingestor:
 
     def _same_path(self, path: Path) -> JournalEntry | None:
         """The document ingested from `path` before (an e-mail's attachments share its path)."""
-        entry = self.store.journal.find_by_path(str(path))
+        entry = self.store.journal.find_by_path(storable(str(path)))
         if entry is None or not _contained(entry):
             return entry
         return next(
-            (e for e in self.store.documents() if e.source_path == str(path) and not _contained(e)), None
+            (e for e in self.store.documents() if e.source_path == storable(str(path)) and not _contained(e)),
+            None,
         )
 
     def _unique_name(self, path: Path) -> str:
         """The file name, qualified by its folder when another document already has it."""
         taken = {e.name for e in self.store.journal.all()}
-        if path.name not in taken:
-            return path.name
-        qualified = f"{path.parent.name}/{path.name}"
+        name = display_name(path.name)  # no control character, right-to-left mark or undecodable byte
+        if name not in taken:
+            return name
+        qualified = f"{display_name(path.parent.name)}/{name}"
         return qualified if qualified not in taken else f"{qualified} ({uuid.uuid4().hex[:4]})"
 
 
@@ -415,7 +419,7 @@ def _document_row(
 ) -> dict[str, Any]:
     return {
         "name": name,
-        "source_path": str(path),
+        "source_path": storable(str(path)),
         "sha256": sha,
         "file_type": parsed.file_type.value,
         "size_bytes": path.stat().st_size,
