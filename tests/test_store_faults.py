@@ -172,6 +172,32 @@ def test_a_table_no_version_of_which_opens_is_set_aside_and_named(
     assert report["healthy"], report
     assert sum("again from its unchanged original file" in line for line in report["repaired"]) == 2
     assert list(home.glob("cases/*/lance/chunks.lance.damaged-*"))
+    # a delete takes the document out of what the repair set aside too (issue 30): its text is
+    # in the set-aside table folder
+    run("documents", "delete", "--case", case, "policy.txt", "--yes")
+    assert not list(home.glob("cases/*/lance/chunks.lance.damaged-*"))
+    for path in (home / "cases").rglob("*"):
+        assert not path.is_file() or b"vacation" not in path.read_bytes(), path
+
+
+# ~8 s: two ingests, a lost data file, a repair and a search
+@pytest.mark.slow
+def test_a_search_of_a_case_that_lost_a_document_says_so_in_its_warnings(home: Path, tmp_path: Path) -> None:
+    """Before: `warnings` was empty, so a script or Claude took the partial results as whole."""
+    run("case", "create", "Partial")
+    for name, text in DOCS.items():  # one commit each: lease.txt's rows in a data file of their own
+        (tmp_path / name).write_text(text)
+        run("ingest", "--case", "Partial", str(tmp_path / name))
+    (first, *_) = sorted(
+        home.glob("cases/*/lance/chunks.lance/data/*.lance"), key=lambda p: p.stat().st_mtime
+    )
+    first.unlink()  # lease.txt's only data file
+    (tmp_path / "lease.txt").unlink()  # and its original is gone: the repair can only name it
+    report = json.loads(run("case", "check", "Partial", "--repair", "--json", ok=False).stdout)
+    assert any(line.startswith("lost lease.txt") for line in report["repaired"]), report
+    out = json.loads(run("search", "--case", "Partial", "vacation expires year end", "--json").stdout)
+    assert out["results"][0]["source"]["document"] == "policy.txt"
+    assert any("lease.txt" in w and "incomplete" in w for w in out["warnings"]), out["warnings"]
 
 
 def test_case_check_finds_and_repairs(home: Path, case: str) -> None:

@@ -19,7 +19,6 @@ import json
 import os
 import socket
 import sys
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from typing import Any
 from casetrack import __version__, atomic_files
 from casetrack.config import Settings
 from casetrack.errors import CaseTrackError
+from casetrack.private_temp import system_temp
 
 PROTOCOL = 1
 ENV_TRANSPORT = "CASETRACK_DAEMON_TRANSPORT"  # "unix" (POSIX default) or "tcp" (Windows default)
@@ -58,7 +58,8 @@ class RuntimePaths:
             # A deep data directory would overflow sun_path: use a short per-user, per-data-dir path.
             digest = hashlib.sha256(str(settings.data_dir).encode()).hexdigest()[:12]
             uid = os.getuid() if hasattr(os, "getuid") else 0
-            sock = Path(tempfile.gettempdir()) / f"casetrack-{uid}" / f"{digest}.sock"
+            # the system's temporary folder, not the data folder's private one (casetrack/private_temp.py)
+            sock = Path(system_temp()) / f"casetrack-{uid}" / f"{digest}.sock"
         return cls(
             run_dir, run_dir / "daemon.lock", run_dir / "daemon.json", sock, settings.logs_dir / "daemon.log"
         )

@@ -41,6 +41,7 @@ from casetrack.privacy_fs import real_path
 from casetrack.store.case_store import CaseStore
 from casetrack.store.journal import JournalEntry
 from casetrack.store.lance_tables import EMBEDDING_COLUMNS, chunk_schema
+from casetrack.store.store_errors import disk_full_error
 
 log = logging.getLogger(__name__)
 
@@ -284,19 +285,7 @@ class Ingestor:
                 "attachments": [f.filename for f in mail[1].attachments],
             }
         progress("store", 0, 1)
-        self.store.record_models({slot: use.to_json() for slot, use in embeddings.models.items()})
-        try:
-            self.store.commit_document(doc_id, name, source, sha, rows, document_row)
-        except CaseTrackError:
-            raise
-        except Exception as e:  # the case's stores failed, not the user's file
-            log.error("storing %s failed: the case's store could not be written", safe_for_log(path.name))
-            log.info("%s", traceback.format_exc())  # the store's own error: -v
-            raise CaseTrackError(
-                f"{path.name} was read, but the case's store could not be written (the log has the store's "
-                "own error); your file is fine.",
-                f'casetrack case check "{self.store.record.name}" --repair',
-            ) from e
+        self._commit(path, doc_id, name, source, sha, rows, document_row, embeddings)
         shutil.rmtree(cache, ignore_errors=True)  # stored: the OCR'd pages live in the case now
         pending_ocr.remove(self.store.dir, path)
         progress("store", 1, 1)
@@ -305,6 +294,42 @@ class Ingestor:
         result.name = name
         result.chunks = len(drafts)
         return mail
+
+    def _commit(
+        self,
+        path: Path,
+        doc_id: str,
+        name: str,
+        source: str,
+        sha: str,
+        rows: pa.Table,
+        document_row: dict[str, Any],
+        embeddings: ChunkEmbeddings,
+    ) -> None:
+        """The document into the case's stores; a store's failure (a full disk named as such)
+        becomes the file's error, never the user's file blamed."""
+        try:
+            self.store.record_models({slot: use.to_json() for slot, use in embeddings.models.items()})
+            self.store.commit_document(doc_id, name, source, sha, rows, document_row)
+        except CaseTrackError:
+            raise
+        except Exception as e:  # the case's stores failed, not the user's file
+            full = disk_full_error(
+                e,
+                self.store.dir,
+                _space_needed(rows),
+                display_name(path.name),
+                f'casetrack ingest-folder --case "{self.store.record.name}" "{storable(str(path.parent))}"',
+            )
+            if full is not None:  # the journal keeps it pending: the next open rolls it back
+                raise full from e
+            log.error("storing %s failed: the case's store could not be written", safe_for_log(path.name))
+            log.info("%s", traceback.format_exc())  # the store's own error: -v
+            raise CaseTrackError(
+                f"{path.name} was read, but the case's store could not be written (the log has the store's "
+                "own error); your file is fine.",
+                f'casetrack case check "{self.store.record.name}" --repair',
+            ) from e
 
     def _previous(
         self, path: Path, sha: str, force: bool, result: FileResult, origin: Origin | None
@@ -344,6 +369,12 @@ class Ingestor:
             return name
         qualified = f"{display_name(path.parent.name)}/{name}"
         return qualified if qualified not in taken else f"{qualified} ({uuid.uuid4().hex[:4]})"
+
+
+def _space_needed(rows: pa.Table) -> int:
+    """About the bytes a document's commit writes: its rows in LanceDB (text, vectors), written
+    once and then again by the next compaction, the keyword index, the journal and manifests."""
+    return 3 * int(rows.nbytes) + 2**20
 
 
 def _contained(entry: JournalEntry) -> bool:

@@ -221,3 +221,17 @@ def restore_document_rows(store: CaseStore) -> list[str]:
         store.lance.durable()
         actions.append(f"rewrote the LanceDB record of {entry.name} from the journal")
     return actions
+
+
+def partial_warnings(store: CaseStore) -> list[str]:
+    """What a search of the case cannot see, for its `warnings` (cheap: counts from the manifests
+    and the record of lost documents): documents whose text was lost and not ingested again, and
+    rows LanceDB no longer holds."""
+    name = store.record.name
+    lines = [f"results may be incomplete: {line}" for line in still_lost(store)]
+    if lance_short(store.lance, store.documents()):
+        lines.append(
+            f"results may be incomplete: some of case '{name}'s stored passages could not be read; "
+            f'repair it: casetrack case check "{name}" --repair'
+        )
+    return lines
