@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import time
@@ -597,6 +598,52 @@ def summary(trials: list[Trial]) -> str:
     )
 
 
+_PROGRESS = re.compile(
+    r"^(?P<outcome>.*?)\s+(?P<state>fresh|deleted|reembed)\s+(?P<moved>moved)?\s*(?P<fault>zero|half|delete)\s+"
+    r"(?P<role>.*?)\s+(?P<target>cases/\S+|registry\.sqlite)\s+\((?P<seconds>[\d.]+)s\)$"
+)
+
+
+def tally(lines: list[str]) -> str:
+    """The per-state table from the progress lines a run printed on stderr (a run cut short still
+    counts the trials it finished)."""
+    rows: dict[tuple[str, bool], dict[str, int]] = {}
+    for line in lines:
+        m = _PROGRESS.match(line.rstrip())
+        if m is None:
+            continue
+        outcome = m["outcome"]
+        kind = (
+            "fail"
+            if outcome == "FAIL"
+            else "again"
+            if outcome.startswith("repaired:")
+            else "named"
+            if outcome.startswith("lost")
+            else "clear"
+            if outcome.startswith("clear")
+            else "works"
+        )
+        counts = rows.setdefault((m["state"], bool(m["moved"])), {})
+        counts[kind] = counts.get(kind, 0) + 1
+        counts["trials"] = counts.get("trials", 0) + 1
+    out = [
+        "| state | originals | trials | works | clear error, repaired | ingested again | lost, named "
+        "with the fix | FAIL |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for state in STATES:
+        for moved in (False, True):
+            c = rows.get((state, moved))
+            if c:
+                out.append(
+                    f"| {state} | {'moved away' if moved else 'in place'} | {c['trials']} | "
+                    + " | ".join(str(c.get(k, 0)) for k in ("works", "clear", "again", "named", "fail"))
+                    + " |"
+                )
+    return "\n".join(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -611,7 +658,11 @@ def main() -> None:
     parser.add_argument(
         "--moved", action="store_true", help="Run each state again with the original files moved away."
     )
+    parser.add_argument("--tally", type=Path, help="Only count the progress lines a run wrote to stderr.")
     args = parser.parse_args()
+    if args.tally:
+        print(tally(args.tally.read_text(encoding="utf-8").splitlines()))
+        return
     os.environ.setdefault("LANCEDB_LOG", "error")
     shutil.rmtree(args.work, ignore_errors=True)
     states = [s for s in args.states.split(",") if s]
