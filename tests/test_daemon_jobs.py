@@ -76,6 +76,28 @@ def test_unfinished_jobs_resume_with_the_files_not_done(home: Path, tmp_path: Pa
         service.close()
 
 
+def test_a_resumed_job_reports_the_file_recovery_finished_as_ingested(home: Path, tmp_path: Path) -> None:
+    """Issue 30: the daemon was killed after the file's commit, before the job recorded it; the
+    resumed job found it in the case and called it a "duplicate" of itself."""
+    files = _notes(tmp_path / "in", 2)
+    service = Service(settings_for(home))
+    record = service.app.create_case("Lease")
+    service.app.ingest("Lease", [files[0]])  # committed by the daemon that was then killed
+    service.close()
+    jobs = home / "jobs"
+    jobs.mkdir(exist_ok=True)
+    interrupted = Job("def456", record.id, record.name, [str(p) for p in files], status="running")
+    (jobs / "def456.json").write_text(json.dumps(interrupted.to_json()))
+    service = Service(settings_for(home))
+    try:
+        service.start()
+        done = service.jobs.wait("def456", 120)
+        assert [r["status"] for r in done.results] == ["ingested", "ingested"], done.results
+        assert "finished when the case was next opened" in " ".join(done.results[0]["warnings"])
+    finally:
+        service.close()
+
+
 def test_closed_cases_and_unknown_jobs_are_clear_errors(home: Path) -> None:
     service = Service(settings_for(home))
     try:

@@ -54,6 +54,9 @@ class Job:
     kind: str = "ingest"
     options: dict[str, Any] = field(default_factory=dict)  # a models job's parameters
     fraction: float = 0.0  # how far the current item is (0-1), for progress between items
+    # The file being ingested when the daemon stopped: the case's recovery may have finished it,
+    # and then it comes back as a "duplicate" of itself, which it is not.
+    interrupted: str | None = None
 
     @property
     def done(self) -> int:
@@ -145,6 +148,7 @@ class JobManager:
             job.status = "queued"
             job.resumed += 1
             job.current = job.stage = None
+            job.interrupted = next(iter(job.remaining()), None)
             self._save(job)
             self._queue.put(job.id)
             log.info("resuming job %s (%d of %d files left)", job.id, len(job.remaining()), job.total)
@@ -337,9 +341,27 @@ class JobManager:
     def _result(self, job: Job) -> Callable[[dict[str, Any]], None]:
         def record(result: dict[str, Any]) -> None:
             with self._lock:
+                result = _recovered(job, result)
                 job.results.append(result)
                 job.fraction = 0.0  # the item is counted in `done` now
                 self._save(job)
                 self._changed.notify_all()
 
         return record
+
+
+def _recovered(job: Job, result: dict[str, Any]) -> dict[str, Any]:
+    """The result of the file a stopped daemon was ingesting: when the case's recovery finished
+    its ingest, the resumed job finds it in the case under its own name: ingested, not a duplicate."""
+    if job.interrupted is None or result.get("path") != job.interrupted:
+        return result
+    job.interrupted = None
+    if result.get("status") != "duplicate" or result.get("duplicate_of") != result.get("name"):
+        return result
+    note = "its ingest was finished when the case was next opened, after the daemon stopped"
+    return {
+        **result,
+        "status": "ingested",
+        "duplicate_of": None,
+        "warnings": [*result.get("warnings", []), note],
+    }
