@@ -253,3 +253,30 @@ def test_a_job_the_stopping_daemon_breaks_resumes_and_a_real_failure_fails(tmp_p
     failed = json.loads((tmp_path / "jobs" / f"{job.id}.json").read_text())
     assert "Internal error" in failed["error"]
     again.stop()
+
+
+def test_a_deleted_document_leaves_no_trace_in_the_job_records(tmp_path: Path) -> None:
+    """Issue 30: after `documents delete` the file's name and path stayed in jobs/*.json."""
+    from casetrack.daemon.jobs import FINISHED, scrub_records
+
+    jobs = tmp_path / "jobs"
+    jobs.mkdir()
+    done = Job(
+        "j1",
+        "c1",
+        "Lease",
+        ["/docs/secret-memo.txt", "/docs/lease.txt"],
+        status=sorted(FINISHED)[0],
+        results=[
+            {"path": "/docs/secret-memo.txt", "name": "secret-memo.txt", "status": "ingested"},
+            {"path": "/docs/lease.txt", "name": "lease.txt", "status": "ingested"},
+        ],
+    )
+    running = Job("j2", "c1", "Lease", ["/docs/secret-memo.txt"], status="running")
+    for job in (done, running):
+        (jobs / f"{job.id}.json").write_text(json.dumps(job.to_json()))
+    assert scrub_records(jobs, "secret-memo.txt", "/docs/secret-memo.txt") == 1
+    assert "secret-memo" not in (jobs / "j1.json").read_text()
+    kept = json.loads((jobs / "j1.json").read_text())
+    assert [r["name"] for r in kept["results"]] == ["lease.txt"] and kept["total"] == 1
+    assert "secret-memo" in (jobs / "j2.json").read_text()  # a running job's record is its own

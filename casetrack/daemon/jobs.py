@@ -262,6 +262,17 @@ class JobManager:
 
     # -- worker -----------------------------------------------------------------------------------
 
+    def forget_document(self, name: str, source_path: str | None) -> None:
+        """A deleted document out of the finished jobs' records, in memory and on disk."""
+        with self._lock:
+            for job in self._jobs.values():
+                if job.finished:
+                    job.results = [
+                        r for r in job.results if r.get("path") != source_path and r.get("name") != name
+                    ]
+                    job.paths = [p for p in job.paths if p != source_path]
+            scrub_records(self.dir, name, source_path)
+
     def _finish(self, job: Job, status: str, error: str | None = None, hint: str | None = None) -> None:
         job.status = status
         job.error, job.hint = error, hint
@@ -365,3 +376,31 @@ def _recovered(job: Job, result: dict[str, Any]) -> dict[str, Any]:
         "duplicate_of": None,
         "warnings": [*result.get("warnings", []), note],
     }
+
+
+def scrub_records(jobs_dir: Path, name: str, source_path: str | None) -> int:
+    """A deleted document out of every finished job's record on disk (its file's path and name in
+    `paths` and `results`): a delete leaves nothing of the document behind. Returns the records
+    rewritten. Running jobs are left alone (their record is rewritten after each file)."""
+    rewritten = 0
+    for path in sorted(jobs_dir.glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(data, dict) or data.get("status") not in FINISHED:
+            continue
+
+        def mentions(value: Any) -> bool:
+            if isinstance(value, dict):
+                return bool(value.get("path") == source_path or value.get("name") == name)
+            return bool(value == source_path)
+
+        results = [r for r in data.get("results", []) if not mentions(r)]
+        paths = [p for p in data.get("paths", []) if not mentions(p)]
+        if len(results) == len(data.get("results", [])) and len(paths) == len(data.get("paths", [])):
+            continue
+        data.update(results=results, paths=paths, done=len(results), total=len(paths))
+        atomic_files.write_json(path, data)
+        rewritten += 1
+    return rewritten
