@@ -103,8 +103,15 @@ def write_text(path: Path, text: str, mode: int | None = PRIVATE, encoding: str 
 
 
 def write_json(path: Path, value: object, mode: int | None = PRIVATE, indent: int | None = None) -> None:
-    """Replace `path` with `value` as UTF-8 JSON (non-ASCII kept as is), ending in a newline."""
-    write_text(path, json.dumps(value, ensure_ascii=False, indent=indent) + "\n", mode)
+    """Replace `path` with `value` as UTF-8 JSON (non-ASCII kept as is), ending in a newline. A
+    string holding a file name's undecodable bytes (surrogate escapes) makes the whole file ASCII
+    JSON: `\\udcff` reads back as the same string, where UTF-8 could not hold it."""
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(value, ensure_ascii=True, indent=indent)
+    write_text(path, text + "\n", mode)
 
 
 def rename_durably(src: Path, dest: Path) -> None:

@@ -16,6 +16,22 @@ def safe_for_log(text: object) -> str:
     return "".join(c if c.isprintable() else _escape(c) for c in value)
 
 
+def storable(text: str) -> str:
+    """`text` as valid UTF-8 (what SQLite, JSON files and a terminal take): a file name's bytes
+    that are not UTF-8 (Python holds them as surrogate escapes) written as \\xff, the rest kept."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return text
+
+
+def display_name(name: str) -> str:
+    """A file name as a document's name: valid UTF-8 (`storable`) with control characters and
+    right-to-left marks escaped (`safe_for_log`), so no output shows them raw."""
+    return safe_for_log(storable(name))
+
+
 def _escape(c: str) -> str:
     if c in _NAMED:
         return _NAMED[c]

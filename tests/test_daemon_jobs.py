@@ -76,6 +76,28 @@ def test_unfinished_jobs_resume_with_the_files_not_done(home: Path, tmp_path: Pa
         service.close()
 
 
+def test_a_resumed_job_reports_the_file_recovery_finished_as_ingested(home: Path, tmp_path: Path) -> None:
+    """Issue 30: the daemon was killed after the file's commit, before the job recorded it; the
+    resumed job found it in the case and called it a "duplicate" of itself."""
+    files = _notes(tmp_path / "in", 2)
+    service = Service(settings_for(home))
+    record = service.app.create_case("Lease")
+    service.app.ingest("Lease", [files[0]])  # committed by the daemon that was then killed
+    service.close()
+    jobs = home / "jobs"
+    jobs.mkdir(exist_ok=True)
+    interrupted = Job("def456", record.id, record.name, [str(p) for p in files], status="running")
+    (jobs / "def456.json").write_text(json.dumps(interrupted.to_json()))
+    service = Service(settings_for(home))
+    try:
+        service.start()
+        done = service.jobs.wait("def456", 120)
+        assert [r["status"] for r in done.results] == ["ingested", "ingested"], done.results
+        assert "finished when the case was next opened" in " ".join(done.results[0]["warnings"])
+    finally:
+        service.close()
+
+
 def test_closed_cases_and_unknown_jobs_are_clear_errors(home: Path) -> None:
     service = Service(settings_for(home))
     try:
@@ -231,3 +253,30 @@ def test_a_job_the_stopping_daemon_breaks_resumes_and_a_real_failure_fails(tmp_p
     failed = json.loads((tmp_path / "jobs" / f"{job.id}.json").read_text())
     assert "Internal error" in failed["error"]
     again.stop()
+
+
+def test_a_deleted_document_leaves_no_trace_in_the_job_records(tmp_path: Path) -> None:
+    """Issue 30: after `documents delete` the file's name and path stayed in jobs/*.json."""
+    from casetrack.daemon.jobs import FINISHED, scrub_records
+
+    jobs = tmp_path / "jobs"
+    jobs.mkdir()
+    done = Job(
+        "j1",
+        "c1",
+        "Lease",
+        ["/docs/secret-memo.txt", "/docs/lease.txt"],
+        status=sorted(FINISHED)[0],
+        results=[
+            {"path": "/docs/secret-memo.txt", "name": "secret-memo.txt", "status": "ingested"},
+            {"path": "/docs/lease.txt", "name": "lease.txt", "status": "ingested"},
+        ],
+    )
+    running = Job("j2", "c1", "Lease", ["/docs/secret-memo.txt"], status="running")
+    for job in (done, running):
+        (jobs / f"{job.id}.json").write_text(json.dumps(job.to_json()))
+    assert scrub_records(jobs, "secret-memo.txt", "/docs/secret-memo.txt") == 1
+    assert "secret-memo" not in (jobs / "j1.json").read_text()
+    kept = json.loads((jobs / "j1.json").read_text())
+    assert [r["name"] for r in kept["results"]] == ["lease.txt"] and kept["total"] == 1
+    assert "secret-memo" in (jobs / "j2.json").read_text()  # a running job's record is its own

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.faults import FAULTS, Base, Trial, build_base, run_trial, targets
+from bench.faults import FAULTS, Base, Trial, build_base, faults_for, move_originals, run_trial, targets
 from tests.conftest import MODELS
 from tests.test_crash_recovery import _check_consistent, _corpus
 
@@ -39,7 +39,9 @@ GROUPS: dict[str, Callable[[str], bool]] = {
     "bm25 segment": lambda t: "/bm25/" in t and not t.endswith(".json"),
     "lance manifest": lambda t: "/_versions/" in t and t.endswith(".manifest"),
     "lance data file": lambda t: "/data/" in t and t.endswith(".lance"),
-    "lance other": lambda t: "/lance/" in t and not t.endswith((".manifest", ".lance")),
+    "lance other": lambda t: "/lance/" in t and not t.endswith((".manifest", ".lance", "_versions")),
+    "lance manifest copy": lambda t: "/lance_manifests/" in t,
+    "lance folders": lambda t: t.endswith(("chunks.lance", "documents.lance", "_versions")),
 }
 
 
@@ -61,17 +63,39 @@ def _explain(trial: Trial) -> str:
 @pytest.mark.parametrize("fault", FAULTS)
 @pytest.mark.parametrize("group", list(GROUPS))
 def test_every_file_of_a_case_under_every_fault(base: Base, tmp_path: Path, group: str, fault: str) -> None:
-    picked = [(t, role) for t, role in targets(base.home) if GROUPS[group](t)]
-    assert picked, f"no file of group {group}"
+    picked = [(t, role) for t, role in targets(base.home) if GROUPS[group](t) and fault in faults_for(t)]
+    if not picked:
+        pytest.skip(f"a folder ({group}) can only be deleted")
+    _all_pass(base, picked, fault, tmp_path)
+
+
+def _all_pass(base: Base, picked: list[tuple[str, str]], fault: str, tmp_path: Path) -> None:
     failed = []
     for target, role in picked:
         trial = run_trial(base, target, role, fault, tmp_path)
         if not trial.passed:
             failed.append(_explain(trial))
-        # A document is lost only where LanceDB's only copy of its data was destroyed (and the
-        # repair named it with the command: Trial.passed).
-        assert not trial.lost or "/data/" in target or "/_versions/" in target, _explain(trial)
+        # A document is lost only where LanceDB's only copy of its data was destroyed: a data file
+        # or the table's whole folder (and the repair named it with the command: Trial.passed).
+        assert not trial.lost or "/data/" in target or target.endswith(".lance"), _explain(trial)
     assert not failed, "\n".join(failed)
+
+
+@pytest.fixture(scope="module")
+def deleted_base(tmp_path_factory: pytest.TempPathFactory) -> Base:
+    """After a delete each table keeps one manifest; the originals are moved away."""
+    return move_originals(build_base(tmp_path_factory.mktemp("faults-deleted"), state="deleted"))
+
+
+# ~3 min on 2 cores: every LanceDB file and folder of the case after a delete
+@pytest.mark.parametrize("fault", FAULTS)
+def test_after_a_delete_with_the_originals_moved_no_intact_document_is_lost(
+    deleted_base: Base, tmp_path: Path, fault: str
+) -> None:
+    """Before: a zeroed manifest, a deleted `_versions/` or table folder made every command crash
+    and every document unreadable although their data file was intact (issue 30)."""
+    picked = [(t, r) for t, r in targets(deleted_base.home) if "/lance" in t and fault in faults_for(t)]
+    _all_pass(deleted_base, picked, fault, tmp_path)
 
 
 # -- kill -9 --------------------------------------------------------------------------------------

@@ -46,6 +46,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "casetrack.privacy_fs",
             "casetrack.atomic_files",
             "casetrack.logsafe",
+            "casetrack.private_temp",
             "casetrack",
         ),
     ),

@@ -31,6 +31,7 @@ from casetrack.domain.views import (
     StatusReport,
 )
 from casetrack.logsafe import safe_for_log
+from casetrack.private_temp import PrivateTemp
 from casetrack.store.registry import CaseRecord, CaseRegistry
 from casetrack.store.store_errors import store_errors
 
@@ -69,6 +70,9 @@ class CaseTrack:
 
             self._parser = IsolatedParser()
         settings.data_dir.mkdir(parents=True, exist_ok=True)
+        # OCR's page images, LanceDB's and Python's temporary files: inside the data folder, 0700
+        self.temp = PrivateTemp(settings.data_dir)
+        self.temp.start()
         self.registry = CaseRegistry(settings.registry_path, settings.cases_dir)
         self._pool: EmbedderPool | None = None
         self._search_runtime: SearchRuntime | None = None
@@ -84,6 +88,7 @@ class CaseTrack:
         if self._search_runtime is not None:
             self._search_runtime.close()
         self.registry.close()
+        self.temp.stop()
 
     # -- process-wide resources ------------------------------------------------------------------
 
@@ -381,36 +386,40 @@ class CaseTrack:
         as soon as it is committed; `wait` is how long to wait for another writer to finish."""
         from casetrack.app.ingesting import ingest_files
 
-        with self.writing(case, wait=wait) as store:
-            parse = self._parser.parse if self._parser is not None else None
-            keep_revoked = self.settings.keep_revoked or store.settings()["keep_revoked"]
-            return ingest_files(
-                store,
-                self.pool,
-                parse,
-                paths,
-                force,
-                password,
-                on_file,
-                progress,
-                on_result,
-                self.settings.ocr_languages,
-                keep_revoked,
-            )
+        try:
+            with self.writing(case, wait=wait) as store:
+                parse = self._parser.parse if self._parser is not None else None
+                keep_revoked = self.settings.keep_revoked or store.settings()["keep_revoked"]
+                return ingest_files(
+                    store,
+                    self.pool,
+                    parse,
+                    paths,
+                    force,
+                    password,
+                    on_file,
+                    progress,
+                    on_result,
+                    self.settings.ocr_languages,
+                    keep_revoked,
+                )
+        finally:
+            self.temp.clean()  # what a tesseract killed at its deadline left
 
     def check_case(self, case: str, repair: bool = False) -> CheckReport:
         """Compare the case's stores (store/case_check.py); with `repair`, recover and check again."""
         from casetrack.store.case_check import check_case, repair_case
 
-        store = self.open_case(case, recover=False)
-        try:
-            if not repair:
-                return check_case(store)
-            store.lock.acquire()
-            report = repair_case(store)
-            case_dir = store.dir
-        finally:
-            store.close()
+        with store_errors(self.registry, case):  # what the check itself cannot read: one clear message
+            store = self.open_case(case, recover=False)
+            try:
+                if not repair:
+                    return check_case(store)
+                store.lock.acquire()
+                report = repair_case(store)
+                case_dir = store.dir
+            finally:
+                store.close()
         from casetrack.app.ingesting import ingest_lost_again
 
         def check_again() -> CheckReport:

@@ -14,6 +14,7 @@ from casetrack.search.ranking.encoders import QueryEncoders
 from casetrack.search.ranking.request import SearchRequest
 from casetrack.search.ranking.runtime import SearchRuntime
 from casetrack.store.case_store import CaseStore
+from casetrack.store.lance_repair import partial_warnings
 
 
 def run_search(
@@ -62,6 +63,7 @@ def run_search(
         )
         response = search(store, encoders, request, runtime)
     response.models_missing = missing_for_search(pool, language)
+    response.warnings += partial_warnings(store)  # a document lost, rows LanceDB cannot read
     response.warnings += missing_warnings(response.models_missing)
     if "E1" in skipped and "E1" not in response.models_missing:
         response.warnings.append(f"dense search (E1) skipped: {skipped['E1']}")

@@ -47,13 +47,16 @@ class CaseTrackGroup(click.Group):
     """Turns user-facing errors into one clear message (and its fix) instead of a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except CaseTrackError as e:
-            click.secho(f"Error: {e.message}", fg="red", err=True)
-            if e.hint:
-                click.echo(f"  {e.hint}", err=True)
-            ctx.exit(EXIT_ERROR)
+        from casetrack.cli.safe_output import escaped_output
+
+        with escaped_output():  # a file name's control characters never reach the terminal raw
+            try:
+                return super().invoke(ctx)
+            except CaseTrackError as e:
+                click.secho(f"Error: {e.message}", fg="red", err=True)
+                if e.hint:
+                    click.echo(f"  {e.hint}", err=True)
+                ctx.exit(EXIT_ERROR)
 
 
 def get_app(ctx: click.Context) -> CaseTrack:

@@ -167,6 +167,9 @@ def delete(ctx: click.Context, case: str, document: str, yes: bool, as_json: boo
             f'Confirm with: casetrack documents delete --case "{app.registry.get(case).name}" "{name}" --yes',
         )
     deleted = app.delete_document(case, document)
+    from casetrack.daemon.jobs import scrub_records
+
+    scrub_records(app.settings.data_dir / "jobs", name, details.get("source_path"))  # its name and path
     if as_json:
         click.echo(
             json.dumps({"deleted": deleted, "id": details.get("id"), "case": app.registry.get(case).name})

@@ -28,6 +28,7 @@ from typing import Any
 from casetrack import __version__, atomic_files
 from casetrack.config import Settings
 from casetrack.errors import CaseTrackError
+from casetrack.private_temp import system_temp
 
 PROTOCOL = 1
 ENV_TRANSPORT = "CASETRACK_DAEMON_TRANSPORT"  # "unix" (POSIX default) or "tcp" (Windows default)
@@ -59,7 +60,8 @@ class RuntimePaths:
             # A deep data directory would overflow sun_path: use a short per-user, per-data-dir path.
             digest = hashlib.sha256(str(settings.data_dir).encode()).hexdigest()[:12]
             uid = os.getuid() if hasattr(os, "getuid") else 0
-            sock = Path(tempfile.gettempdir()) / f"casetrack-{uid}" / f"{digest}.sock"
+            # the system's temporary folder, not the data folder's private one (casetrack/private_temp.py)
+            sock = Path(system_temp()) / f"casetrack-{uid}" / f"{digest}.sock"
         return cls(
             run_dir, run_dir / "daemon.lock", run_dir / "daemon.json", sock, settings.logs_dir / "daemon.log"
         )
@@ -121,7 +123,8 @@ def socket_folder(preferred: Path, runtime_dir: str | None) -> SocketFolder:
         candidate = Path(runtime_dir) / "casetrack"
         if _own_dir(candidate, uid) is None and len(str(candidate).encode()) + 18 <= _SUN_PATH_MAX:
             return SocketFolder(candidate, f"{note}; using {candidate}", False)
-    fresh = Path(tempfile.mkdtemp(prefix="casetrack-"))  # 0700, ours, a name no one could guess
+    # 0700, ours, a name no one could guess; in the system temp folder (short), not the data folder
+    fresh = Path(tempfile.mkdtemp(prefix="casetrack-", dir=system_temp()))
     return SocketFolder(fresh, f"{note}; using {fresh}", True)
 
 

@@ -54,6 +54,9 @@ class Job:
     kind: str = "ingest"
     options: dict[str, Any] = field(default_factory=dict)  # a models job's parameters
     fraction: float = 0.0  # how far the current item is (0-1), for progress between items
+    # The file being ingested when the daemon stopped: the case's recovery may have finished it,
+    # and then it comes back as a "duplicate" of itself, which it is not.
+    interrupted: str | None = None
 
     @property
     def done(self) -> int:
@@ -145,6 +148,7 @@ class JobManager:
             job.status = "queued"
             job.resumed += 1
             job.current = job.stage = None
+            job.interrupted = next(iter(job.remaining()), None)
             self._save(job)
             self._queue.put(job.id)
             log.info("resuming job %s (%d of %d files left)", job.id, len(job.remaining()), job.total)
@@ -258,6 +262,17 @@ class JobManager:
 
     # -- worker -----------------------------------------------------------------------------------
 
+    def forget_document(self, name: str, source_path: str | None) -> None:
+        """A deleted document out of the finished jobs' records, in memory and on disk."""
+        with self._lock:
+            for job in self._jobs.values():
+                if job.finished:
+                    job.results = [
+                        r for r in job.results if r.get("path") != source_path and r.get("name") != name
+                    ]
+                    job.paths = [p for p in job.paths if p != source_path]
+            scrub_records(self.dir, name, source_path)
+
     def _finish(self, job: Job, status: str, error: str | None = None, hint: str | None = None) -> None:
         job.status = status
         job.error, job.hint = error, hint
@@ -337,9 +352,55 @@ class JobManager:
     def _result(self, job: Job) -> Callable[[dict[str, Any]], None]:
         def record(result: dict[str, Any]) -> None:
             with self._lock:
+                result = _recovered(job, result)
                 job.results.append(result)
                 job.fraction = 0.0  # the item is counted in `done` now
                 self._save(job)
                 self._changed.notify_all()
 
         return record
+
+
+def _recovered(job: Job, result: dict[str, Any]) -> dict[str, Any]:
+    """The result of the file a stopped daemon was ingesting: when the case's recovery finished
+    its ingest, the resumed job finds it in the case under its own name: ingested, not a duplicate."""
+    if job.interrupted is None or result.get("path") != job.interrupted:
+        return result
+    job.interrupted = None
+    if result.get("status") != "duplicate" or result.get("duplicate_of") != result.get("name"):
+        return result
+    note = "its ingest was finished when the case was next opened, after the daemon stopped"
+    return {
+        **result,
+        "status": "ingested",
+        "duplicate_of": None,
+        "warnings": [*result.get("warnings", []), note],
+    }
+
+
+def scrub_records(jobs_dir: Path, name: str, source_path: str | None) -> int:
+    """A deleted document out of every finished job's record on disk (its file's path and name in
+    `paths` and `results`): a delete leaves nothing of the document behind. Returns the records
+    rewritten. Running jobs are left alone (their record is rewritten after each file)."""
+    rewritten = 0
+    for path in sorted(jobs_dir.glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(data, dict) or data.get("status") not in FINISHED:
+            continue
+
+        def mentions(value: Any) -> bool:
+            if isinstance(value, dict):
+                return bool(value.get("path") == source_path or value.get("name") == name)
+            return bool(value == source_path)
+
+        results = [r for r in data.get("results", []) if not mentions(r)]
+        paths = [p for p in data.get("paths", []) if not mentions(p)]
+        if len(results) == len(data.get("results", [])) and len(paths) == len(data.get("paths", [])):
+            continue
+        data.update(results=results, paths=paths, done=len(results), total=len(paths))
+        atomic_files.write_json(path, data)
+        rewritten += 1
+    return rewritten

@@ -30,7 +30,7 @@ from casetrack.ingest.attachments import Origin, clear_scratch, ingest_attachmen
 from casetrack.ingest.embedding import ChunkEmbeddings, embed_chunks
 from casetrack.ingest.files import sha256_file
 from casetrack.ingest.legal_meta import email_fields, legal_metadata
-from casetrack.logsafe import safe_for_log
+from casetrack.logsafe import display_name, safe_for_log, storable
 from casetrack.parse import parse_file
 from casetrack.parse.email.headers import EmailHeaders
 from casetrack.parse.email.parser import read_email
@@ -42,6 +42,7 @@ from casetrack.store.case_store import CaseStore
 from casetrack.store.journal import JournalEntry
 from casetrack.store.lance_tables import EMBEDDING_COLUMNS, chunk_schema
 from casetrack.store.near_duplicates import LINK_KEY, SIGNATURE_KEY, NearDuplicateIndex
+from casetrack.store.store_errors import disk_full_error
 
 log = logging.getLogger(__name__)
 
@@ -151,8 +152,8 @@ class Ingestor:
     ) -> FileResult:
         started = time.monotonic()
         result = FileResult(
-            path=origin.source_path if origin else str(path),
-            name=origin.name if origin else path.name,
+            path=origin.source_path if origin else storable(str(path)),
+            name=origin.name if origin else display_name(path.name),
             status="error",
         )
         try:
@@ -176,7 +177,9 @@ class Ingestor:
             result.hint = "Split the file (e.g. by page ranges) and ingest the parts."
         except Exception as e:  # a parser bug on hostile input must not end the batch
             log.error("unexpected failure on %s:\n%s", safe_for_log(str(path)), traceback.format_exc())
-            result.error = f"{path.name}: could not be processed ({type(e).__name__}: {str(e)[:200]})."
+            result.error = (
+                f"{display_name(path.name)}: could not be processed ({type(e).__name__}: {str(e)[:200]})."
+            )
             result.error_code = "internal"
             result.hint = "The file may be damaged; try re-saving it. The log has details."
         result.seconds = round(time.monotonic() - started, 3)
@@ -282,7 +285,7 @@ class Ingestor:
         )
         result.warnings += legal_warnings
         result.doc_type, result.doc_date = legal.get("doc_type"), legal.get("doc_date")
-        source = origin.source_path if origin else str(path)
+        source = origin.source_path if origin else storable(str(path))
         document_row = _document_row(path, name, sha, parsed, len(drafts), embeddings, result)
         document_row.update({"legal": legal, "source_path": source, **(origin.meta if origin else {})})
         signature = self._near_duplicate(parsed, existing, document_row, result)
@@ -292,19 +295,7 @@ class Ingestor:
                 "attachments": [f.filename for f in mail[1].attachments],
             }
         progress("store", 0, 1)
-        self.store.record_models({slot: use.to_json() for slot, use in embeddings.models.items()})
-        try:
-            self.store.commit_document(doc_id, name, source, sha, rows, document_row)
-        except CaseTrackError:
-            raise
-        except Exception as e:  # the case's stores failed, not the user's file
-            log.error("storing %s failed: the case's store could not be written", safe_for_log(path.name))
-            log.info("%s", traceback.format_exc())  # the store's own error: -v
-            raise CaseTrackError(
-                f"{path.name} was read, but the case's store could not be written (the log has the store's "
-                "own error); your file is fine.",
-                f'casetrack case check "{self.store.record.name}" --repair',
-            ) from e
+        self._commit(path, doc_id, name, source, sha, rows, document_row, embeddings)
         shutil.rmtree(cache, ignore_errors=True)  # stored: the OCR'd pages live in the case now
         self._remember(doc_id, signature)
         pending_ocr.remove(self.store.dir, path)
@@ -333,6 +324,42 @@ class Ingestor:
         if (stored := self.store.journal.get(doc_id)) is not None:
             self.near_duplicates().add(stored, signature)
 
+    def _commit(
+        self,
+        path: Path,
+        doc_id: str,
+        name: str,
+        source: str,
+        sha: str,
+        rows: pa.Table,
+        document_row: dict[str, Any],
+        embeddings: ChunkEmbeddings,
+    ) -> None:
+        """The document into the case's stores; a store's failure (a full disk named as such)
+        becomes the file's error, never the user's file blamed."""
+        try:
+            self.store.record_models({slot: use.to_json() for slot, use in embeddings.models.items()})
+            self.store.commit_document(doc_id, name, source, sha, rows, document_row)
+        except CaseTrackError:
+            raise
+        except Exception as e:  # the case's stores failed, not the user's file
+            full = disk_full_error(
+                e,
+                self.store.dir,
+                _space_needed(rows),
+                display_name(path.name),
+                f'casetrack ingest-folder --case "{self.store.record.name}" "{storable(str(path.parent))}"',
+            )
+            if full is not None:  # the journal keeps it pending: the next open rolls it back
+                raise full from e
+            log.error("storing %s failed: the case's store could not be written", safe_for_log(path.name))
+            log.info("%s", traceback.format_exc())  # the store's own error: -v
+            raise CaseTrackError(
+                f"{path.name} was read, but the case's store could not be written (the log has the store's "
+                "own error); your file is fine.",
+                f'casetrack case check "{self.store.record.name}" --repair',
+            ) from e
+
     def _previous(
         self, path: Path, sha: str, force: bool, result: FileResult, origin: Origin | None
     ) -> tuple[bool, JournalEntry | None]:
@@ -355,20 +382,28 @@ class Ingestor:
 
     def _same_path(self, path: Path) -> JournalEntry | None:
         """The document ingested from `path` before (an e-mail's attachments share its path)."""
-        entry = self.store.journal.find_by_path(str(path))
+        entry = self.store.journal.find_by_path(storable(str(path)))
         if entry is None or not _contained(entry):
             return entry
         return next(
-            (e for e in self.store.documents() if e.source_path == str(path) and not _contained(e)), None
+            (e for e in self.store.documents() if e.source_path == storable(str(path)) and not _contained(e)),
+            None,
         )
 
     def _unique_name(self, path: Path) -> str:
         """The file name, qualified by its folder when another document already has it."""
         taken = {e.name for e in self.store.journal.all()}
-        if path.name not in taken:
-            return path.name
-        qualified = f"{path.parent.name}/{path.name}"
+        name = display_name(path.name)  # no control character, right-to-left mark or undecodable byte
+        if name not in taken:
+            return name
+        qualified = f"{display_name(path.parent.name)}/{name}"
         return qualified if qualified not in taken else f"{qualified} ({uuid.uuid4().hex[:4]})"
+
+
+def _space_needed(rows: pa.Table) -> int:
+    """About the bytes a document's commit writes: its rows in LanceDB (text, vectors), written
+    once and then again by the next compaction, the keyword index, the journal and manifests."""
+    return 3 * int(rows.nbytes) + 2**20
 
 
 def _contained(entry: JournalEntry) -> bool:
@@ -444,7 +479,7 @@ def _document_row(
 ) -> dict[str, Any]:
     return {
         "name": name,
-        "source_path": str(path),
+        "source_path": storable(str(path)),
         "sha256": sha,
         "file_type": parsed.file_type.value,
         "size_bytes": path.stat().st_size,

@@ -49,6 +49,10 @@ class JobQueue(Protocol):
 
     def cancel(self, job_id: str) -> JobView: ...
 
+    def forget_document(self, name: str, source_path: str | None) -> None:
+        """A deleted document's name and path out of the finished jobs' records."""
+        ...
+
     def wait(
         self, job_id: str, timeout: float, on_change: None = None, changed_from: str | None = None
     ) -> JobView:

@@ -84,6 +84,7 @@ async def delete_document(
         if any(j.case_id == cid for j in tc.host.jobs.active()):
             raise ToolError(f'Case "{case}" has an ingest job running. Wait for it (get_job), then delete.')
         tc.host.app.delete_document(cid, doc["document_id"])
+        tc.host.jobs.forget_document(doc["name"], doc.get("source_path"))  # nothing of it stays behind
         return case, doc["name"]
 
     case, name = await call(run)

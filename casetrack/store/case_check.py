@@ -35,9 +35,9 @@ class CheckReport(TypedDict):
 def check_case(store: CaseStore) -> CheckReport:
     """The stores compared (no writes)."""
     problems: list[str] = []
-    store.lance.table("chunks")  # opening sets a damaged newest version aside and records it
-    problems += [f"LanceDB: {line}" for line in store.lance.fallbacks]
     damaged = damaged_tables(store)  # every row read once: a missing or damaged data file shows here
+    # opening set a damaged newest version aside (or put the case's copy of it back) and said so
+    problems += [f"LanceDB: {line}" for line in store.lance.fallbacks]
     problems += [f"LanceDB: table {name}: {why}; its readable rows are kept" for name, why in damaged.items()]
     if store.journal_damaged:
         problems.append(f"journal: {store.journal_damaged}")

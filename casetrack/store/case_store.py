@@ -272,8 +272,9 @@ class CaseStore:
     def _finish_delete(self, doc_id: str) -> None:
         """Remove the document from both stores and from the disk (store/purge.py), then from
         the journal: until then it stays `deleting` and recovery repeats every step."""
-        from casetrack.store.purge import drop_old_versions, purge_chunks, rebuild_bm25
+        from casetrack.store.purge import drop_old_versions, purge_chunks, rebuild_bm25, scrub_set_aside
 
+        entry = self.journal.get(doc_id)
         self.lance.mark_commit_start()
         rewritten = purge_chunks(self.lance, doc_id)
         self.lance.delete_document(doc_id)
@@ -285,6 +286,8 @@ class CaseStore:
             if e.doc_id != doc_id and e.state == DocState.COMMITTED
         }
         rebuild_bm25(self.bm25, self.lance, kept)
+        if entry is not None:  # its name, path and text out of what repairs set aside, too
+            scrub_set_aside(self.dir, entry.name, entry.sha256, entry.source_path)
         self.journal.remove(doc_id)
         log.info(
             "case %s: deleted %s from disk (%d rows of other documents rewritten)",
@@ -351,6 +354,7 @@ class CaseStore:
         actions += self._repair_drift()
         # Rows restored from an older LanceDB version may predate any migration: all run again.
         actions += after_recovery(self, restored)
+        self.lance.keep_manifest_copies()  # a case from before the copies gets them on its first write
         if actions:
             log.info(
                 "case %s: recovery took %.2fs: %s",

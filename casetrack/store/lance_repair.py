@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from casetrack import atomic_files
 from casetrack.logsafe import safe_for_log
 from casetrack.store.journal import DocState, JournalEntry
-from casetrack.store.lance_salvage import older_copy, rewrite_readable, unreadable
+from casetrack.store.lance_salvage import is_lance_failure, older_copy, rewrite_readable, unreadable
 from casetrack.store.lance_tables import CHUNKS, DOCUMENTS, LanceTables, sql_str
 
 if TYPE_CHECKING:
@@ -46,12 +46,21 @@ class CaseStore(Protocol):
 
 log = logging.getLogger(__name__)
 
+# No manifest of the table opens and the case keeps no copy of one (a case from before the copies).
+NO_VERSION = "none of its versions can be read (its manifests are missing or damaged)"
+
 
 def damaged_tables(store: CaseStore) -> dict[str, str]:
     """table -> why it cannot be read in full (reads every row: `case check` only)."""
     found = {}
     for name in (CHUNKS, DOCUMENTS):
-        table = store.lance.table(name)
+        try:
+            table = store.lance.table(name)
+        except BaseException as exc:  # noqa: BLE001 - a Rust panic is a BaseException
+            if not is_lance_failure(exc):
+                raise
+            found[name] = NO_VERSION
+            continue
         why = unreadable(table) if table is not None else None
         if why is not None:
             found[name] = why
@@ -63,6 +72,13 @@ def rewrite_damaged(store: CaseStore) -> list[str]:
     writer lock); the damaged files stay on disk, referenced by the older versions only."""
     actions = []
     for name, why in damaged_tables(store).items():
+        if why == NO_VERSION:
+            aside = store.lance.set_aside(name)
+            actions.append(
+                f"LanceDB table {name}: {why}; set it aside as {aside} (the documents it held are "
+                "restored or named below)"
+            )
+            continue
         table = store.lance.table(name)
         fresh, kept, lost = rewrite_readable(store.lance.db, name, table)
         store.lance.replace_handle(name, fresh)
@@ -70,6 +86,8 @@ def rewrite_damaged(store: CaseStore) -> list[str]:
             f"LanceDB table {name}: {why}; rewrote it from the {kept} rows that could be read "
             f"({lost} could not)"
         )
+    if actions:
+        store.lance.keep_manifest_copies()
     return actions
 
 
@@ -203,3 +221,17 @@ def restore_document_rows(store: CaseStore) -> list[str]:
         store.lance.durable()
         actions.append(f"rewrote the LanceDB record of {entry.name} from the journal")
     return actions
+
+
+def partial_warnings(store: CaseStore) -> list[str]:
+    """What a search of the case cannot see, for its `warnings` (cheap: counts from the manifests
+    and the record of lost documents): documents whose text was lost and not ingested again, and
+    rows LanceDB no longer holds."""
+    name = store.record.name
+    lines = [f"results may be incomplete: {line}" for line in still_lost(store)]
+    if lance_short(store.lance, store.documents()):
+        lines.append(
+            f"results may be incomplete: some of case '{name}'s stored passages could not be read; "
+            f'repair it: casetrack case check "{name}" --repair'
+        )
+    return lines

@@ -41,6 +41,7 @@ def is_lance_failure(exc: BaseException) -> bool:
             "not found in target schema",
             "schema error",
             "not found:",
+            "was not found",  # "Table 'chunks' was not found": its _versions/ folder is gone
             "rust future panicked",
         )
     )
@@ -149,8 +150,8 @@ def rewrite_readable(db: Any, name: str, table: Any) -> tuple[Any, int, int]:
 def older_copy(db: Any, name: str, where: str, expected: int, skip: set[int]) -> pa.Table | None:
     """The rows matching `where` from the newest older version of table `name` that holds exactly
     `expected` of them and can be read (versions in `skip` are not tried)."""
-    handle = db.open_table(name)
     try:
+        handle = db.open_table(name)  # a table set aside (no version opened) is not there
         versions = sorted((int(v["version"]) for v in handle.list_versions()), reverse=True)
     except BaseException as exc:  # noqa: BLE001
         if not is_lance_failure(exc):

@@ -19,8 +19,9 @@ import numpy as np
 import pyarrow as pa
 from lancedb.index import BTree, HnswSq
 
-from casetrack.atomic_files import fsync_dir
+from casetrack.atomic_files import fsync_dir, rename_durably
 from casetrack.store import lance_schema as _schema
+from casetrack.store.lance_manifest_copy import keep_copy, put_back
 from casetrack.store.lance_salvage import is_lance_failure
 from casetrack.store.lance_versions import open_checked, open_older
 
@@ -105,6 +106,7 @@ class LanceTables:
             # Another process may have committed since we opened the handle.
             cached.checkout_latest()
             return cached
+        self._put_back(name, newest_damaged=False)  # a deleted newest manifest, _versions/ or table folder
         if name not in self.db.list_tables().tables:
             return None
         try:
@@ -112,14 +114,47 @@ class LanceTables:
         except BaseException as exc:  # "does not have sufficient data", a Rust panic: a torn manifest
             if not is_lance_failure(exc):
                 raise
-            table = open_older(self.db, self.path, name, exc, self.fallbacks)
+            table = self._open_damaged(name, exc)
         self._tables[name] = table
         return table
+
+    def _put_back(self, name: str, newest_damaged: bool) -> bool:
+        line = put_back(self.path, name, newest_damaged)
+        if line is not None:
+            self.fallbacks.append(line)
+        return line is not None
+
+    def _open_damaged(self, name: str, exc: BaseException) -> Any:
+        """Table `name` whose newest manifest failed to open: the case's copy of that manifest
+        put back (store/lance_manifest_copy.py), else the newest older version that opens."""
+        if self._put_back(name, newest_damaged=True):
+            try:
+                return open_checked(self.db, name)
+            except BaseException as again:  # noqa: BLE001 - a Rust panic is a BaseException
+                if not is_lance_failure(again):
+                    raise
+                exc = again
+        return open_older(self.db, self.path, name, exc, self.fallbacks)
+
+    def keep_manifest_copies(self) -> None:
+        """Copy each table's newest manifest beside the dataset (after a commit, writer lock held)."""
+        for name in (CHUNKS, DOCUMENTS):
+            keep_copy(self.path, name)
 
     def replace_handle(self, name: str, table: Any) -> None:
         """Use `table` for `name` from now on (a table rewritten by store/lance_salvage.py)."""
         self._tables[name] = table
         self._row_ids = None
+
+    def set_aside(self, name: str) -> str:
+        """Move table `name`'s folder aside (`<name>.lance.damaged-<time>`: no version of it opens);
+        the next write creates the table again. Returns the new folder's name."""
+        aside = self.path / f"{name}.lance.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
+        rename_durably(self.path / f"{name}.lance", aside)
+        self._tables.pop(name, None)
+        self._row_ids = None
+        log.warning("LanceDB table %s: no version opens; its folder was moved to %s", name, aside.name)
+        return aside.name
 
     def ensure(self, name: str, schema: pa.Schema) -> Any:
         table = self.table(name)
@@ -129,7 +164,10 @@ class LanceTables:
         return table
 
     def durable(self) -> None:
+        """The commit since `mark_commit_start` on disk, and its manifests copied
+        (store/lance_manifest_copy.py)."""
         fsync_tree(self.path, self._commit_started)
+        self.keep_manifest_copies()
 
     def mark_commit_start(self) -> None:
         self._commit_started = time.time()
@@ -187,8 +225,16 @@ class LanceTables:
         Compaction runs on both tables once small fragments pile up. Above VECTOR_INDEX_MIN_ROWS
         chunks: a scalar index on chunk_id (candidate fetches by id) and an IVF_HNSW_SQ index on
         the E1 vectors, refreshed by `optimize()` once enough rows are unindexed. Each step is
-        one atomic LanceDB commit. Returns what was done (for logs and progress).
+        one atomic LanceDB commit, made durable and its manifests copied. Returns what was done
+        (for logs and progress).
         """
+        self.mark_commit_start()
+        done = self._maintain()
+        if done:
+            self.durable()
+        return done
+
+    def _maintain(self) -> list[str]:
         done: list[str] = []
         for name in (CHUNKS, DOCUMENTS):
             table = self.table(name)

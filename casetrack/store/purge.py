@@ -18,12 +18,16 @@ reads again.
 
 from __future__ import annotations
 
+import json
 import logging
+import shutil
 import warnings
 from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
+from casetrack import atomic_files
 from casetrack.store.bm25 import Bm25Index
 from casetrack.store.lance_tables import CHUNKS, DOCUMENTS, LanceTables, keyword_texts, sql_str
 
@@ -81,3 +85,38 @@ def physical_rows(table: Any) -> int:
     return (
         round(float(stats["lengths"]["mean"]) * int(stats["num_fragments"])) if stats["num_fragments"] else 0
     )
+
+
+def scrub_set_aside(case_dir: Path, name: str, sha256: str, source_path: str | None) -> list[str]:
+    """What a repair set aside and a deleted document is in, removed: a damaged journal holding its
+    name, path or SHA-256, every LanceDB table folder set aside (each holds every document's text)
+    and its line in lost_documents.json. Returns the names removed."""
+    needles = [v.encode() for v in (name, sha256, source_path) if v]
+    removed = []
+    for path in [*case_dir.glob("*.damaged*"), *(case_dir / "lance").glob("*.damaged*")]:
+        try:
+            if path.is_dir():
+                shutil.rmtree(path)
+            elif any(n in path.read_bytes() for n in needles):
+                path.unlink()
+            else:
+                continue
+        except OSError as e:
+            log.warning("could not remove %s after a delete: %s", path.name, e.strerror or e)
+            continue
+        removed.append(path.name)
+    lost = case_dir / "lost_documents.json"
+    try:
+        entries = json.loads(lost.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        entries = None
+    if isinstance(entries, list):
+        kept = [
+            e
+            for e in entries
+            if not (isinstance(e, dict) and (e.get("name") == name or e.get("sha256") == sha256))
+        ]
+        if len(kept) != len(entries):
+            atomic_files.write_json(lost, kept, indent=1)
+            removed.append(lost.name)
+    return removed
