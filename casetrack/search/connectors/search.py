@@ -27,18 +27,14 @@ from casetrack.search.connectors.candidates import CandidateQuery
 from casetrack.search.connectors.expr import Node, positive_words
 from casetrack.search.connectors.match import Matcher, Occurrence, Words
 from casetrack.search.connectors.parse import EXAMPLE, parse
-from casetrack.search.pincite.provenance import (
-    pin_provenance,
-    stored_line_confidences,
-    stored_line_numbers,
-)
+from casetrack.search.pincite.provenance import lines_cite
 from casetrack.search.pincite.snippet import has_margin_numbers, readable
 from casetrack.search.ranking.page import add_context, by_document
 from casetrack.search.ranking.request import SearchRequest
 from casetrack.search.ranking.scope import Scope, scope_of
 from casetrack.search.ranking.trace import Trace
 from casetrack.store.case_store import CaseStore, doc_of_chunk, gen_of_chunk
-from casetrack.store.chunk_view import provenance, stored_line_pages
+from casetrack.store.chunk_view import provenance
 
 # Candidate passages read at most: past this the search says it stopped (add words or filters).
 MAX_CANDIDATES = 50_000
@@ -254,26 +250,18 @@ def _hit(
     """A result pinned to the whole lines that hold its best occurrence."""
     text = str(row["text"])
     start, end = m.words.chars(m.best)
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end
     chunk = provenance(dict(row), documents)
-    pin = pin_provenance(
-        chunk,
-        text,
-        line_start,
-        line_end,
-        stored_line_numbers(row),
-        stored_line_confidences(row),
-        stored_line_pages(row),
-    )
+    pin = lines_cite(chunk, row, start, end)
     matched = [_shown(m.words, o, patterns) for o in m.occurrences[:SHOWN_OCCURRENCES]]
     return SearchHit(
         chunk_id=m.chunk_id,
         text=text,
         score=m.score,
         provenance=pin,
-        snippet=readable(text[line_start:line_end], has_margin_numbers(text)),
+        snippet=readable(
+            text[pin.char_start - chunk.char_start : pin.char_end - chunk.char_start],
+            has_margin_numbers(text),
+        ),
         chunk_provenance=chunk,
         relevance=1.0,
         match="exact",
