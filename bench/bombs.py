@@ -1,4 +1,4 @@
-"""Decompression bombs against the parsers: peak memory (ru_maxrss) of parsing each one (issue 30).
+"""Decompression bombs against the parsers: peak memory (VmHWM) of parsing each one (issue 30).
 
 Every bomb is made here, small on disk, then parsed by `casetrack.parse.parse_file` in a fresh
 Python process of its own (no parse child: the parser's own behaviour, without the 4 GiB cap of
@@ -262,7 +262,13 @@ try:
 except Exception as e:
     outcome = f"{type(e).__name__}: {getattr(e, 'message', None) or e}"
 seconds = time.perf_counter() - started
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# VmHWM: this process's own high-water mark (ru_maxrss keeps the parent's across fork + exec, so
+# a child of a large pytest worker would report the worker's size); ru_maxrss where there is no /proc.
+try:
+    hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM:")][0]
+    peak = int(hwm.split()[1]) / 1024
+except (OSError, IndexError):
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({"peak_mb": round(peak), "seconds": round(seconds, 2), "outcome": outcome[:300]}))
 """
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import stat
@@ -93,11 +94,13 @@ def test_a_client_of_another_version_is_refused_and_can_stop_it(home: Path) -> N
 @pytest.mark.slow  # ~5 s: a daemon started and stopped
 @pytest.mark.skipif(os.name != "posix", reason="Unix sockets")
 def test_a_squatted_socket_folder_is_passed_over_at_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> None:
     # Issue 30: another user made /tmp/casetrack-UID first; the daemon failed to start after 60 s.
-    base = tmp_path / "t"
-    base.mkdir()
+    base = Path(
+        tempfile.mkdtemp(prefix="ct-", dir="/tmp")
+    )  # short: xdist's tmp_path is too long for a socket
+    request.addfinalizer(lambda: shutil.rmtree(base, ignore_errors=True))
     monkeypatch.setenv("TMPDIR", str(base))  # the daemon's temporary folder
     monkeypatch.setattr(tempfile, "tempdir", str(base))  # this process's (gettempdir caches it)
     monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)

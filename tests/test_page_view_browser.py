@@ -124,7 +124,9 @@ async def run_view(root: Path, query: str, document: str, shot: Path) -> dict[st
                 calls.append((name, args))
                 return json.dumps(dumped(await client.call_tool(name, args)))
 
-            profile = tempfile.mkdtemp(prefix="ct-chromium-")
+            # In /tmp, and chromium's TMPDIR too: CaseTrack points this process's temporary folder
+            # into its data folder, too deep under xdist for chromium's singleton socket.
+            profile = tempfile.mkdtemp(prefix="ct-chromium-", dir="/tmp")
             try:
                 async with async_playwright() as p:
                     browser = await p.chromium.launch_persistent_context(
@@ -133,6 +135,7 @@ async def run_view(root: Path, query: str, document: str, shot: Path) -> dict[st
                         headless=True,
                         args=CHROMIUM_ARGS,
                         viewport={"width": 1000, "height": 1400},
+                        env={**os.environ, "TMPDIR": profile},
                     )
                     page = browser.pages[0] if browser.pages else await browser.new_page()
                     page.on("request", lambda r: requests.append(r.url))

@@ -123,8 +123,12 @@ def socket_folder(preferred: Path, runtime_dir: str | None) -> SocketFolder:
         candidate = Path(runtime_dir) / "casetrack"
         if _own_dir(candidate, uid) is None and len(str(candidate).encode()) + 18 <= _SUN_PATH_MAX:
             return SocketFolder(candidate, f"{note}; using {candidate}", False)
-    # 0700, ours, a name no one could guess; in the system temp folder (short), not the data folder
-    fresh = Path(tempfile.mkdtemp(prefix="casetrack-", dir=system_temp()))
+    # 0700, ours, a name no one could guess; in the system temp folder, not the data folder, or in
+    # /tmp when that one's path is too long for a socket
+    temp = system_temp()
+    if len(temp.encode()) + 18 + 18 > _SUN_PATH_MAX and os.name == "posix":
+        temp = "/tmp"
+    fresh = Path(tempfile.mkdtemp(prefix="casetrack-", dir=temp))
     return SocketFolder(fresh, f"{note}; using {fresh}", True)
 
 
