@@ -104,6 +104,11 @@ def semantic(cosine: float | None, language: str = "en") -> float:
     return min(1.0, max(0.0, (cosine - floor) / (full - floor)))
 
 
+def combined(lexical_share: float, semantic_share: float) -> float:
+    """Either kind of evidence alone can make a result relevant, both together more so."""
+    return 1 - (1 - lexical_share * LEXICAL_SHARE) * (1 - semantic_share)
+
+
 def relevance(
     lexical_share: float, cosine: float | None, verbatim: float | None = None, language: str = "en"
 ) -> float:
@@ -111,7 +116,7 @@ def relevance(
     reproduces the query)."""
     if verbatim is not None:
         return round(min(1.0, verbatim / 100), 3)
-    return round(1 - (1 - lexical_share * LEXICAL_SHARE) * (1 - semantic(cosine, language)), 3)
+    return round(combined(lexical_share, semantic(cosine, language)), 3)
 
 
 def label(value: float, verbatim: bool = False, scale: Scale = CALIBRATED_SCALE) -> str:
@@ -139,8 +144,7 @@ class Evidence:
     def plain(self) -> float:
         """The older formula's relevance of this evidence (words and meaning, whatever the rank): the
         query's words, or the caller's keywords and wording when it holds more of those."""
-        words = max(self.lexical_all, self.lexical_words)
-        return 1 - (1 - words * LEXICAL_SHARE) * (1 - self.semantic)
+        return combined(max(self.lexical_all, self.lexical_words), self.semantic)
 
     def features(self) -> list[float]:
         """The model's inputs, in `Calibration.weights` order."""
